@@ -1,0 +1,80 @@
+import type { WorkspacePath } from './workspace-path.js';
+
+/** A right a grant gives over paths or a namespace. */
+export type Right = 'read' | 'write' | 'delete';
+
+/** How a matching grant answers: `deny` beats `ask`, `ask` beats `allow`. */
+export type GrantMode = 'allow' | 'ask' | 'deny';
+
+/** Sensitivity labels, in increasing order. */
+export const LABELS = ['public', 'normal', 'confidential', 'secret'] as const;
+
+/** A sensitivity label of a file or an Object. */
+export type Label = (typeof LABELS)[number];
+
+/** Tells whether label `a` is above label `b`. */
+export function labelExceeds(a: Label, b: Label): boolean {
+  return LABELS.indexOf(a) > LABELS.indexOf(b);
+}
+
+/** What the approver is shown for an `ask` grant; content fields are null except for writes. */
+export interface ApprovalRequest {
+  readonly tool: string;
+  readonly right: Right;
+  readonly path: WorkspacePath;
+  readonly arguments_sha256: string;
+  readonly content_bytes: number | null;
+  readonly content_sha256: string | null;
+  /** At most 256 characters, control characters escaped. */
+  readonly preview: string | null;
+}
+
+/** The approver's answer: `unavailable` (or no answer in time) becomes `approval_required`. */
+export type ApprovalDecision = 'approve' | 'reject' | 'unavailable';
+
+/** Asks a person whether one call may proceed; the signal aborts when the call is abandoned. */
+export type Approver = (request: ApprovalRequest, context: { readonly signal?: AbortSignal }) => Promise<ApprovalDecision>;
+
+/** Whether the operation treats its path as a file or as a directory (directories match only tree grants). */
+export type TargetKind = 'file' | 'directory';
+
+/** One authority question: may this tool use this right on this path now. */
+export interface AccessRequest {
+  readonly tool: string;
+  readonly right: Right;
+  readonly path: WorkspacePath;
+  readonly target: TargetKind;
+  /** Lowercase hex SHA-256 of the call's arguments JSON, shown to the approver. */
+  readonly argumentsSha256: string;
+  /** For writes: what would be written, for the approver. */
+  readonly content?: { readonly bytes: Uint8Array };
+  readonly signal?: AbortSignal;
+}
+
+/** Permission for one call, granted before any probe. */
+export interface Permit {
+  /**
+   * Spends the uses of the grants that allowed the call; the tools call it right before the first
+   * provider call. Synchronous, so two racing calls cannot spend one use. Throws `denied` when the
+   * uses ran out since `authorize`.
+   */
+  spend(): void;
+}
+
+/**
+ * Decides every call before the provider sees it. Denials name only the right and the canonical
+ * path, and never depend on what exists.
+ */
+export interface Authority {
+  /** Throws `denied`, `approval_required` or `approval_rejected`; asks the approver for `ask` grants. */
+  authorize(request: AccessRequest): Promise<Permit>;
+  /**
+   * Checks a namespace right for a process whose own namespace is `ownNamespace`.
+   * Throws `namespace_not_found` or `denied`.
+   */
+  authorizeNamespace(namespace: string, right: 'read' | 'write', ownNamespace: string): void;
+  /** The label of a workspace file (longest matching rule; default `normal`). */
+  labelOf(path: WorkspacePath): Label;
+  /** The clearance of a write target (longest matching rule; default `normal`). */
+  clearanceOf(path: WorkspacePath): Label;
+}

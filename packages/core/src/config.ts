@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { LABELS } from './authority.js';
+import { LibosError } from './libos-error.js';
+import { parseCanonicalPath, type WorkspacePath } from './workspace-path.js';
+
+/** The bounds of CONTRACT.md section 6, with their defaults. */
+export const DEFAULT_BOUNDS = {
+  read_max_bytes_default: 65_536,
+  read_max_bytes_limit: 1_048_576,
+  list_limit_default: 1_024,
+  list_limit_max: 10_000,
+  object_file_max_bytes_default: 1_048_576,
+  object_file_max_bytes_limit: 16_777_216,
+  object_payload_max_bytes: 16_777_216,
+  arguments_max_bytes: 8_388_608,
+  result_max_bytes: 4_194_304,
+} as const;
+
+/** Every bound, resolved. */
+export type Bounds = { readonly [Key in keyof typeof DEFAULT_BOUNDS]: number };
+
+const positiveInteger = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const canonicalPath = z
+  .string()
+  .refine((value) => parseCanonicalPath(value) !== null, 'not a canonical root-relative path')
+  .transform((value) => value as WorkspacePath);
+const rights = z.array(z.enum(['read', 'write', 'delete'])).min(1);
+const label = z.enum(LABELS);
+
+const boundsSchema = z
+  .strictObject(Object.fromEntries(Object.keys(DEFAULT_BOUNDS).map((key) => [key, positiveInteger.optional()])))
+  .transform((given) => ({ ...DEFAULT_BOUNDS, ...stripUndefined(given) }) as Bounds)
+  .refine((bounds) => bounds.read_max_bytes_default <= bounds.read_max_bytes_limit, {
+    message: 'read_max_bytes_default exceeds read_max_bytes_limit',
+  })
+  .refine((bounds) => bounds.list_limit_default <= bounds.list_limit_max, {
+    message: 'list_limit_default exceeds list_limit_max',
+  })
+  .refine((bounds) => bounds.object_file_max_bytes_default <= bounds.object_file_max_bytes_limit, {
+    message: 'object_file_max_bytes_default exceeds object_file_max_bytes_limit',
+  });
+
+const grantSchema = z.strictObject({
+  path: canonicalPath,
+  tree: z.boolean().default(false),
+  rights,
+  mode: z.enum(['allow', 'ask', 'deny']).default('allow'),
+  uses: positiveInteger.optional(),
+});
+
+const namespaceSchema = z.strictObject({
+  name: z
+    .string()
+    .refine((name) => !name.startsWith('process:'), 'process namespaces are not declared')
+    .refine(isValidNamespace, 'not a valid namespace name'),
+  rights: z.array(z.enum(['read', 'write'])).min(1),
+});
+
+const labelRuleSchema = z.strictObject({ path: canonicalPath, tree: z.boolean().default(false), label });
+const sinkRuleSchema = z.strictObject({ path: canonicalPath, tree: z.boolean().default(false), max_label: label });
+
+/** The schema of a libOS config file (CONTRACT.md section 6); every key is optional. */
+export const configSchema = z.strictObject({
+  bounds: boundsSchema.default(DEFAULT_BOUNDS),
+  grants: z.array(grantSchema).optional(),
+  namespaces: z.array(namespaceSchema).default([]),
+  labels: z.array(labelRuleSchema).default([]),
+  sinks: z.array(sinkRuleSchema).default([]),
+});
+
+/** A config as written in a file. */
+export type ConfigInput = z.input<typeof configSchema>;
+/** A validated config with defaults filled in; `grants` undefined means no policy (allow everything). */
+export type LibosConfig = z.output<typeof configSchema>;
+/** One validated grant. */
+export type Grant = LibosConfig['grants'] extends (infer G)[] | undefined ? G : never;
+
+/**
+ * Validates a config value. Throws `invalid_arguments` whose message names the first bad field and
+ * the reason, e.g. `config.grants[1].uses: expected a positive integer`.
+ */
+export function parseConfig(value: unknown): LibosConfig {
+  const parsed = configSchema.safeParse(value ?? {});
+  if (parsed.success) {
+    const names = parsed.data.namespaces.map((namespace) => namespace.name);
+    const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+    if (duplicate !== undefined) throw configError(['namespaces'], `namespace "${duplicate}" is declared twice`);
+    return parsed.data;
+  }
+  const issue = parsed.error.issues[0]!;
+  throw configError(issue.path, describeIssue(issue));
+}
+
+/**
+ * Tells whether a namespace name is usable: not empty, no surrounding whitespace, and no empty,
+ * `.` or `..` segments between `/`.
+ */
+export function isValidNamespace(name: string): boolean {
+  if (name.length === 0 || name.trim() !== name) return false;
+  return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+function configError(path: readonly PropertyKey[], reason: string): LibosError {
+  const field = ['config', ...path].reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`),
+    '',
+  );
+  return new LibosError('invalid_arguments', `Malformed config: ${field}: ${reason}.`, {
+    details: { field, reason },
+  });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_small':
+      return issue.origin === 'array' ? 'must not be empty' : 'expected a positive integer';
+    default:
+      return issue.message;
+  }
+}
+
+function stripUndefined(record: Record<string, number | undefined>): Record<string, number> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Record<string, number>;
+}

@@ -1,0 +1,51 @@
+export { ERROR_CODES, isErrorCode } from './error-code.js';
+export type { Effect, ErrorCode } from './error-code.js';
+export { LibosError } from './libos-error.js';
+export type { ErrorDetails, LibosErrorOptions, ToolFailure } from './libos-error.js';
+export type { CallResult } from './call-result.js';
+export { isGitAlias } from './git-alias.js';
+export {
+  NAME_MAX_BYTES,
+  PATH_MAX_BYTES,
+  ROOT_PATH,
+  baseName,
+  childPath,
+  isPathWithin,
+  isRootPath,
+  parentPath,
+  parseCanonicalPath,
+  pathSegments,
+  resolveWorkspacePath,
+  utf8ByteLength,
+} from './workspace-path.js';
+export type { WorkspacePath } from './workspace-path.js';
+export type {
+  DeleteDirectoryOptions,
+  DeleteFileOptions,
+  DirectoryEntry,
+  DirectoryListing,
+  EntryKind,
+  FileRead,
+  FileSystemProviderV1,
+  ListDirectoryOptions,
+  MakeDirectoryOptions,
+  PathStatus,
+  ProviderCapabilities,
+  ReadFileOptions,
+  WriteFileOptions,
+} from './provider.js';
+export { LABELS, labelExceeds } from './authority.js';
+export type {
+  AccessRequest,
+  ApprovalDecision,
+  ApprovalRequest,
+  Approver,
+  Authority,
+  GrantMode,
+  Label,
+  Permit,
+  Right,
+  TargetKind,
+} from './authority.js';
+export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
+export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';

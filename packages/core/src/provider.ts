@@ -1,0 +1,158 @@
+import type { WorkspacePath } from './workspace-path.js';
+
+/** What an entry is, observed without following links. */
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+/** One listed entry: `sizeBytes` is an integer for regular files only; `modifiedAt` is ISO 8601 UTC. */
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly path: WorkspacePath;
+  readonly kind: EntryKind;
+  readonly sizeBytes: number | null;
+  readonly modifiedAt: string;
+}
+
+/** What `stat` observed at a path: an entry kind, or `missing`. */
+export interface PathStatus {
+  readonly kind: EntryKind | 'missing';
+  readonly sizeBytes: number | null;
+  readonly modifiedAt: string | null;
+}
+
+/**
+ * What a provider can hold and guarantee. The tools require `atomicReplace` and `exclusiveCreate`;
+ * the conformance kit reads the rest to decide which groups apply.
+ */
+export interface ProviderCapabilities {
+  /** Symbolic links can exist in the workspace, so every resolution must refuse them. */
+  readonly symlinks: boolean;
+  /** A regular file can have several names, so read, overwrite and delete must refuse it. */
+  readonly hardLinks: boolean;
+  /** FIFOs, sockets or devices can exist; they are kind `other` and are never opened for I/O. */
+  readonly specialFiles: boolean;
+  /** `writeFile` replaces a file so that readers see the old bytes or the new, never a mix. */
+  readonly atomicReplace: boolean;
+  /** `writeFile` with `overwrite: false` decides existence by exclusive creation. */
+  readonly exclusiveCreate: boolean;
+  /** New bytes reach stable storage before they replace the old ones. */
+  readonly durableWrites: boolean;
+}
+
+/** Options of `listDirectory`. */
+export interface ListDirectoryOptions {
+  /** Return at most this many entries, the smallest names in code-point order. */
+  readonly limit: number;
+}
+
+/** What `listDirectory` returns: entries in code-point order of their names. */
+export interface DirectoryListing {
+  readonly entries: readonly DirectoryEntry[];
+  /** True when the directory holds more than `limit` entries. */
+  readonly truncated: boolean;
+}
+
+/** Options of `readFile`. */
+export interface ReadFileOptions {
+  /** Read at most this many bytes from byte 0. */
+  readonly maxBytes: number;
+}
+
+/** What `readFile` returns: a prefix of the file, and whether the file holds more. */
+export interface FileRead {
+  readonly bytes: Uint8Array;
+  readonly truncated: boolean;
+}
+
+/** Options of `writeFile`. */
+export interface WriteFileOptions {
+  /** False: fail with `already_exists` if anything exists at the path, decided by exclusive creation. */
+  readonly overwrite: boolean;
+  /**
+   * `missing`: the file must not exist; 64 lowercase hex: the current bytes must hash (SHA-256) to it.
+   * Checked on the file about to be replaced, just before the replace; `content_conflict` otherwise.
+   */
+  readonly expectedSha256?: string;
+}
+
+/** Options of `makeDirectory`. */
+export interface MakeDirectoryOptions {
+  /** Create missing parents too; else a missing parent is `not_found`. */
+  readonly parents: boolean;
+  /** An existing directory is success (`created: false`); else `already_exists`. */
+  readonly existOk: boolean;
+}
+
+/** Options of `deleteFile`. */
+export interface DeleteFileOptions {
+  /** A missing file is success (`deleted: false`); else `not_found`. */
+  readonly missingOk: boolean;
+}
+
+/** Options of `deleteDirectory`. */
+export interface DeleteDirectoryOptions {
+  /** Delete the whole tree bottom-up, unlinking links without following them. */
+  readonly recursive: boolean;
+  /** A missing directory is success (`deleted: false`); else `not_found`. */
+  readonly missingOk: boolean;
+}
+
+/**
+ * The host-effect layer under the tools: bytes and entries only, never text, bounds or authority.
+ * Paths arrive canonical (core made them); a provider resolves them without ever following a link.
+ * Every method throws a LibosError on failure; a host error it cannot classify is `provider_failure`.
+ * Common to every method: a link as any component is `symlink_refused`, a non-directory before the
+ * last component is `not_a_directory`, a missing one before the last is `not_found`.
+ */
+export interface FileSystemProviderV1 {
+  readonly specificationVersion: 'v1';
+  /** A short name for messages and benchmarks, e.g. `memfs` or `local`. */
+  readonly name: string;
+  readonly capabilities: ProviderCapabilities;
+
+  /** Observes the kind at a path; a link as the last component is reported as kind `symlink`. */
+  stat(path: WorkspacePath, options?: Record<string, never>): Promise<PathStatus>;
+
+  /**
+   * Lists one level in code-point order of names, keeping memory O(limit).
+   * Throws `not_found`, `not_a_directory` (also for any non-directory target), `symlink_refused`.
+   */
+  listDirectory(path: WorkspacePath, options: ListDirectoryOptions): Promise<DirectoryListing>;
+
+  /**
+   * Reads a prefix of a regular file, never more than `maxBytes + 1` bytes from the host.
+   * Throws `not_found`, `not_a_file` (directories and kind `other`), `symlink_refused`, `hard_link_refused`.
+   */
+  readFile(path: WorkspacePath, options: ReadFileOptions): Promise<FileRead>;
+
+  /**
+   * Replaces (or creates) a whole file atomically and durably, creating missing parents and keeping
+   * an existing file's mode bits. Throws `already_exists`, `not_a_file`, `symlink_refused`,
+   * `hard_link_refused`, `content_conflict`, `not_a_directory`.
+   */
+  writeFile(path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions): Promise<{ readonly created: boolean }>;
+
+  /**
+   * Creates a directory; `created` describes the final directory only. Throws `already_exists`,
+   * `not_a_directory` (a non-directory at the path), `not_found` (missing parent without `parents`).
+   */
+  makeDirectory(path: WorkspacePath, options: MakeDirectoryOptions): Promise<{ readonly created: boolean }>;
+
+  /**
+   * Deletes one regular file. Throws `not_found`, `not_a_file` (a directory or kind `other`),
+   * `symlink_refused`, `hard_link_refused`.
+   */
+  deleteFile(path: WorkspacePath, options: DeleteFileOptions): Promise<{ readonly deleted: boolean }>;
+
+  /**
+   * Deletes a directory. Throws `not_found`, `not_a_directory`, `symlink_refused`, `directory_not_empty`;
+   * recursive: `protected_path` before deleting anything when the tree holds a `.git` alias, and
+   * `protected_path` with effect `unknown` when one appears midway; a partial failure has effect `unknown`.
+   */
+  deleteDirectory(path: WorkspacePath, options: DeleteDirectoryOptions): Promise<{ readonly deleted: boolean }>;
+
+  /** The host directory of a workspace directory, for spawning subprocesses; only real-disk providers have one. */
+  hostPath?(path: WorkspacePath): string;
+
+  /** Releases what the provider holds (fds, volumes); later calls fail with `provider_failure`. */
+  close(): Promise<void>;
+}
