@@ -1,0 +1,58 @@
+import type {
+  Authority,
+  Bounds,
+  FileSystemProviderV1,
+  Permit,
+  Right,
+  TargetKind,
+  WorkspacePath,
+} from '@libos/core';
+import type { z } from 'zod';
+
+/** The process a call runs in: its id, its cwd and its own Object namespace. */
+export interface ProcessState {
+  readonly id: string;
+  cwd: WorkspacePath;
+  readonly namespace: string;
+}
+
+/** What a tool's `execute` may use: everything host-facing goes through the provider. */
+export interface ToolContext {
+  readonly process: ProcessState;
+  readonly provider: FileSystemProviderV1;
+  readonly authority: Authority;
+  readonly bounds: Bounds;
+  /** Lowercase hex SHA-256 of the call's arguments JSON. */
+  readonly argumentsSha256: string;
+  readonly signal?: AbortSignal;
+  /** Applies the path rules to an input path against the process cwd. */
+  resolvePath(input: string): WorkspacePath;
+  /** Asks the authority (and the approver) for one right on one path; nothing is probed before it. */
+  authorize(request: {
+    readonly right: Right;
+    readonly path: WorkspacePath;
+    readonly target: TargetKind;
+    readonly content?: { readonly bytes: Uint8Array };
+  }): Promise<Permit>;
+}
+
+/** MCP-style hints about a tool's effects. */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: false;
+}
+
+/** One tool as data: schemas are the single source of validation, types and JSON Schema. */
+export interface ToolDefinition<Input = any, Output = any> {
+  readonly name: string;
+  readonly title: string;
+  /** Written for a model: what the tool does, its defaults and its failures. */
+  readonly description: string;
+  /** The strict input schema; bounds decide the limits of `limit` and `max_bytes`. */
+  inputSchema(bounds: Bounds): z.ZodType<Input>;
+  readonly outputSchema: z.ZodType<Output>;
+  readonly annotations: ToolAnnotations;
+  execute(input: Input, context: ToolContext): Promise<Output>;
+}
