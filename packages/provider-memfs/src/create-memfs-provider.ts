@@ -1,0 +1,98 @@
+import { LibosError, type FileSystemProviderV1, type ProviderCapabilities, type WorkspacePath } from '@libos/core';
+import { memfs, type IFs } from 'memfs';
+import { deleteDirectory } from './delete-directory.js';
+import { deleteFile } from './delete-file.js';
+import { listDirectory, statPath } from './list-directory.js';
+import { mapMemfsError } from './map-memfs-error.js';
+import { NEW_DIRECTORY_MODE, makeDirectory } from './make-directory.js';
+import { readFile } from './read-file.js';
+import type { Workspace } from './resolve-path.js';
+import { seedVolume } from './seed-volume.js';
+import { writeFile } from './write-file.js';
+
+/** Where the workspace lives on a fresh volume; the rest of the volume is outside it. */
+export const DEFAULT_MEMFS_ROOT = '/workspace';
+
+/** Options of `createMemfsProvider`. */
+export interface MemfsProviderOptions {
+  /** A host directory copied into the fresh volume (links, hard links, special files, modes, mtimes). */
+  readonly seed?: string;
+  /** An existing memfs volume to run on, for tests that prepare states the provider cannot create. */
+  readonly volume?: IFs;
+  /** The absolute volume directory that is the workspace root (default `/workspace`), created if missing. */
+  readonly root?: string;
+}
+
+/** What the memfs provider holds and guarantees: everything but durability, since memory is the storage. */
+export const MEMFS_CAPABILITIES: ProviderCapabilities = Object.freeze({
+  symlinks: true,
+  hardLinks: true,
+  // Seeding and the `volume` option can bring FIFOs, sockets and devices in as inert nodes.
+  specialFiles: true,
+  atomicReplace: true,
+  exclusiveCreate: true,
+  durableWrites: false,
+});
+
+/**
+ * Makes a workspace provider over a memfs volume. Each method walks, checks and acts in one
+ * synchronous block, which memfs (plain JavaScript on one thread) makes race-free.
+ */
+export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSystemProviderV1 {
+  const root = checkRoot(options.root ?? DEFAULT_MEMFS_ROOT);
+  if (options.seed !== undefined && options.volume !== undefined) {
+    throw new LibosError('invalid_arguments', 'Give either a seed directory or an existing volume, not both.');
+  }
+  // cwd "/": a relative path must never resolve against the host's working directory.
+  const fs = options.volume ?? memfs({}, '/').fs;
+  if (options.seed !== undefined) seedVolume(fs, options.seed, root);
+  else ensureRoot(fs, root);
+  let workspace: Workspace | null = { fs, root };
+
+  const run = async <T>(path: WorkspacePath, operation: (open: Workspace) => T): Promise<T> => {
+    if (workspace === null) {
+      throw new LibosError('provider_failure', 'The memfs provider is closed.', { effect: 'none', details: { path } });
+    }
+    return operation(workspace);
+  };
+
+  return {
+    specificationVersion: 'v1',
+    name: 'memfs',
+    capabilities: MEMFS_CAPABILITIES,
+    stat: (path) => run(path, (open) => statPath(open, path)),
+    listDirectory: (path, listOptions) => run(path, (open) => listDirectory(open, path, listOptions)),
+    readFile: (path, readOptions) => run(path, (open) => readFile(open, path, readOptions)),
+    writeFile: (path, bytes, writeOptions) => run(path, (open) => writeFile(open, path, bytes, writeOptions)),
+    makeDirectory: (path, directoryOptions) => run(path, (open) => makeDirectory(open, path, directoryOptions)),
+    deleteFile: (path, deleteOptions) => run(path, (open) => deleteFile(open, path, deleteOptions)),
+    deleteDirectory: (path, deleteOptions) => run(path, (open) => deleteDirectory(open, path, deleteOptions)),
+    close: async () => {
+      workspace = null;
+    },
+  };
+}
+
+function checkRoot(root: string): string {
+  const segments = root.split('/').slice(1);
+  const canonical = root === '/' || (root.startsWith('/') && segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..'));
+  if (!canonical) {
+    throw new LibosError('invalid_arguments', 'The memfs root must be an absolute volume path without empty, "." or ".." segments.');
+  }
+  return root;
+}
+
+/** Makes the root and its ancestors with plain mkdirs, refusing a link or a file on the way. */
+function ensureRoot(fs: IFs, root: string): void {
+  let current = '';
+  for (const segment of root.split('/').slice(1).filter((part) => part !== '')) {
+    current = `${current}/${segment}`;
+    try {
+      const stats = fs.lstatSync(current, { throwIfNoEntry: false });
+      if (stats === undefined) fs.mkdirSync(current, { mode: NEW_DIRECTORY_MODE });
+      else if (!stats.isDirectory()) throw new LibosError('invalid_arguments', 'The memfs root passes through something that is not a directory.');
+    } catch (error) {
+      throw mapMemfsError(error, '.' as WorkspacePath, 'create');
+    }
+  }
+}

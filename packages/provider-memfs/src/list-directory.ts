@@ -1,0 +1,54 @@
+import {
+  LibosError,
+  childPath,
+  type DirectoryEntry,
+  type DirectoryListing,
+  type ListDirectoryOptions,
+  type PathStatus,
+  type WorkspacePath,
+} from '@libos/core';
+import { mapMemfsError } from './map-memfs-error.js';
+import { kindOf, linkRefused, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
+import { SmallestNames } from './smallest-names.js';
+
+/** Observes the kind at a path; a link as the last component is reported, not followed. */
+export function statPath(workspace: Workspace, path: WorkspacePath): PathStatus {
+  const { leaf } = resolvePath(workspace, path);
+  if (leaf === undefined) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
+  return describe(leaf);
+}
+
+/** Lists one level: names are read once through `opendir`, and only the kept ones are stat'ed. */
+export function listDirectory(workspace: Workspace, path: WorkspacePath, options: ListDirectoryOptions): DirectoryListing {
+  const { leaf, volumePath } = resolvePath(workspace, path);
+  if (leaf === undefined) throw new LibosError('not_found', `The directory '${path}' does not exist.`, { details: { path } });
+  if (leaf.isSymbolicLink()) throw linkRefused(path, path);
+  if (!leaf.isDirectory()) throw new LibosError('not_a_directory', `'${path}' is not a directory.`, { details: { path } });
+  const kept = new SmallestNames(options.limit);
+  try {
+    // readdirSync would build the whole (UTF-16 sorted) array; opendir streams names in insertion order.
+    const directory = workspace.fs.opendirSync(volumePath);
+    try {
+      for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) kept.offer(String(entry.name));
+    } finally {
+      directory.closeSync();
+    }
+    const prefix = volumePath === '/' ? '' : volumePath;
+    const entries = kept.sorted().map((name): DirectoryEntry => {
+      const stats = workspace.fs.lstatSync(`${prefix}/${name}`);
+      return { name, path: childPath(path, name), ...describe(stats) } as DirectoryEntry;
+    });
+    return { entries, truncated: kept.count > options.limit };
+  } catch (error) {
+    throw mapMemfsError(error, path, 'list');
+  }
+}
+
+function describe(stats: MemfsStats): PathStatus & { kind: DirectoryEntry['kind']; modifiedAt: string } {
+  const kind = kindOf(stats);
+  return {
+    kind,
+    sizeBytes: kind === 'file' ? Number(stats.size) : null,
+    modifiedAt: stats.mtime.toISOString(),
+  };
+}

@@ -1,0 +1,125 @@
+import { LibosError, ROOT_PATH, pathSegments, type WorkspacePath } from '@libos/core';
+import type { IFs } from 'memfs';
+import { mapMemfsError } from './map-memfs-error.js';
+
+/** The part of a memfs `Stats` the provider reads (memfs's own type lives in an internal package). */
+export interface MemfsStats {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  readonly mode: number;
+  readonly nlink: number;
+  readonly size: number;
+  readonly mtime: Date;
+}
+
+/** A volume and the absolute volume directory that is the workspace root. */
+export interface Workspace {
+  readonly fs: IFs;
+  readonly root: string;
+}
+
+/** What a walk found: the volume paths of the target and its parent, and the target's lstat. */
+export interface Resolved {
+  readonly path: WorkspacePath;
+  readonly volumePath: string;
+  readonly parentVolumePath: string;
+  /** The leaf's lstat, or undefined when the leaf is missing. */
+  readonly leaf: MemfsStats | undefined;
+  /** Index of the first missing component before the leaf, or -1; only set when `missingParents` allows it. */
+  readonly firstMissing: number;
+  readonly segments: readonly string[];
+}
+
+/** How a walk treats a missing component before the leaf. */
+export interface WalkOptions {
+  /** Stop and report the first missing ancestor instead of throwing `not_found`. */
+  readonly missingParents?: boolean;
+}
+
+/** Joins root-relative segments onto the workspace root's volume path. */
+export function volumePathOf(workspace: Workspace, segments: readonly string[]): string {
+  if (segments.length === 0) return workspace.root;
+  return `${workspace.root === '/' ? '' : workspace.root}/${segments.join('/')}`;
+}
+
+/**
+ * Walks from the workspace root to `path` with one lstat per component, because memfs follows links
+ * in intermediate components even under O_NOFOLLOW (memfs.md section 3.1). Callers run the walk and
+ * their effect in one synchronous block, so nothing can change the tree between them.
+ */
+export function resolvePath(workspace: Workspace, path: WorkspacePath, options: WalkOptions = {}): Resolved {
+  const { fs } = workspace;
+  const segments = pathSegments(path);
+  const root = lstatOrUndefined(fs, workspace.root, ROOT_PATH);
+  if (root === undefined) throw new LibosError('not_found', 'The workspace root no longer exists.', { details: { path } });
+  if (!root.isDirectory()) throw new LibosError('provider_failure', 'The workspace root is no longer a directory.', { effect: 'none', details: { path } });
+  let parentVolumePath = workspace.root;
+  let current = workspace.root;
+  let leaf: MemfsStats | undefined = root;
+  for (let index = 0; index < segments.length; index++) {
+    parentVolumePath = current;
+    current = `${current === '/' ? '' : current}/${segments[index]}`;
+    const prefix = segments.slice(0, index + 1).join('/') as WorkspacePath;
+    leaf = lstatOrUndefined(fs, current, prefix);
+    const last = index === segments.length - 1;
+    if (leaf === undefined) {
+      if (last) break;
+      if (options.missingParents === true) {
+        return { path, volumePath: volumePathOf(workspace, segments), parentVolumePath: '', leaf: undefined, firstMissing: index, segments };
+      }
+      throw new LibosError('not_found', `'${prefix}' does not exist, so '${path}' cannot be reached.`, { details: { path, missing: prefix } });
+    }
+    if (leaf.isSymbolicLink() && !last) throw linkRefused(path, prefix);
+    if (!last && !leaf.isDirectory()) {
+      throw new LibosError('not_a_directory', `'${prefix}' is not a directory, so '${path}' cannot be reached.`, {
+        details: { path, component: prefix },
+      });
+    }
+  }
+  return { path, volumePath: current, parentVolumePath, leaf, firstMissing: -1, segments };
+}
+
+/** The error for a link met at `prefix` while resolving `path`. */
+export function linkRefused(path: WorkspacePath, prefix: string): LibosError {
+  const message =
+    prefix === path
+      ? `'${path}' is a symbolic link, which is never followed.`
+      : `'${path}' passes through the symbolic link '${prefix}', which is never followed.`;
+  return new LibosError('symlink_refused', message, { details: { path, link: prefix } });
+}
+
+/** The kind of an lstat result, in the contract's words. */
+export function kindOf(stats: MemfsStats): 'file' | 'directory' | 'symlink' | 'other' {
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  return 'other';
+}
+
+function lstatOrUndefined(fs: IFs, volumePath: string, path: WorkspacePath): MemfsStats | undefined {
+  try {
+    return fs.lstatSync(volumePath, { throwIfNoEntry: false });
+  } catch (error) {
+    throw mapMemfsError(error, path, 'observe');
+  }
+}
+
+/**
+ * Refuses anything but a regular file with one name at a resolved leaf: missing is `not_found`, a
+ * link `symlink_refused`, a directory or kind `other` `not_a_file`, a second hard link `hard_link_refused`.
+ */
+export function checkRegularFile(path: WorkspacePath, leaf: MemfsStats | undefined, purpose: 'read' | 'overwrite' | 'delete'): MemfsStats {
+  if (leaf === undefined) throw new LibosError('not_found', `The file '${path}' does not exist.`, { details: { path } });
+  if (leaf.isSymbolicLink()) throw linkRefused(path, path);
+  if (leaf.isDirectory()) throw new LibosError('not_a_file', `'${path}' is a directory, not a regular file.`, { details: { path } });
+  if (!leaf.isFile()) {
+    throw new LibosError('not_a_file', `'${path}' is a special file (FIFO, socket or device), not a regular file.`, { details: { path } });
+  }
+  if (Number(leaf.nlink) > 1) {
+    throw new LibosError('hard_link_refused', `Refusing to ${purpose} '${path}' because it has ${Number(leaf.nlink)} hard links, and another name may lie outside the workspace.`, {
+      details: { path, links: Number(leaf.nlink) },
+    });
+  }
+  return leaf;
+}

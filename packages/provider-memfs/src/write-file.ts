@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { LibosError, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import type { IFs } from 'memfs';
+import { mapMemfsError } from './map-memfs-error.js';
+import { createMissingDirectories } from './make-directory.js';
+import { readPrefix } from './read-file.js';
+import { checkRegularFile, linkRefused, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
+
+// New files and directories get what a 022 umask gives on disk; memfs itself has no umask.
+export const NEW_FILE_MODE = 0o644;
+
+/**
+ * Creates or replaces a whole file. Every check and the effect run in one synchronous block, so the
+ * file checked (kind, links, hash) is the file replaced, and no reader sees a partial write.
+ */
+export function writeFile(workspace: Workspace, path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions): { created: boolean } {
+  const resolved = resolvePath(workspace, path, { missingParents: true });
+  const { leaf } = resolved;
+  if (resolved.segments.length === 0) throw new LibosError('not_a_file', "'.' is the workspace root, not a regular file.", { details: { path } });
+  if (leaf !== undefined) {
+    if (leaf.isSymbolicLink()) throw linkRefused(path, path);
+    if (!options.overwrite && leaf.isFile()) {
+      throw new LibosError('already_exists', `The file '${path}' already exists and overwrite is false.`, { details: { path } });
+    }
+    checkRegularFile(path, leaf, 'overwrite');
+  }
+  checkExpectedHash(workspace.fs, path, resolved.volumePath, leaf, options.expectedSha256);
+  let changed = false;
+  try {
+    if (resolved.firstMissing !== -1) {
+      createMissingDirectories(workspace, resolved.segments, resolved.firstMissing, resolved.segments.length - 1);
+      changed = true;
+    }
+    if (leaf === undefined) {
+      writeNewFile(workspace.fs, resolved.volumePath, bytes, NEW_FILE_MODE);
+      return { created: true };
+    }
+    replaceFile(workspace.fs, resolved.volumePath, bytes, leaf);
+    return { created: false };
+  } catch (error) {
+    throw mapMemfsError(error, path, 'write', changed ? 'unknown' : 'none');
+  }
+}
+
+function checkExpectedHash(fs: IFs, path: WorkspacePath, volumePath: string, leaf: MemfsStats | undefined, expected: string | undefined): void {
+  if (expected === undefined) return;
+  if (expected === 'missing') {
+    if (leaf === undefined) return;
+    throw new LibosError('content_conflict', `'${path}' exists, but the write expected it to be missing.`, { details: { path } });
+  }
+  if (leaf === undefined) {
+    throw new LibosError('content_conflict', `'${path}' does not exist, but the write expected existing content.`, { details: { path } });
+  }
+  let actual: string;
+  try {
+    const fd = fs.openSync(volumePath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      actual = createHash('sha256').update(readPrefix(fs, fd, Number(fs.fstatSync(fd).size) + 1)).digest('hex');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    throw mapMemfsError(error, path, 'read');
+  }
+  if (actual !== expected) {
+    throw new LibosError('content_conflict', `The content of '${path}' no longer matches the expected SHA-256.`, {
+      details: { path, expected_sha256: expected, actual_sha256: actual },
+    });
+  }
+}
+
+/** Exclusive creation: a name that exists (a file, a directory, even a dangling link) is EEXIST. */
+function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: number): void {
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(volumePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  try {
+    writeAll(fs, fd, bytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Temp file in the same directory, old mode, then unlink + rename: unlinking first keeps memfs's
+ * nlink and child counts right, which a rename onto an existing name does not (memfs.md section 2).
+ */
+function replaceFile(fs: IFs, volumePath: string, bytes: Uint8Array, old: MemfsStats): void {
+  const slash = volumePath.lastIndexOf('/');
+  const temp = `${volumePath.slice(0, slash)}/.libos-${randomBytes(8).toString('hex')}.tmp`;
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    try {
+      writeAll(fs, fd, bytes);
+      fs.fchmodSync(fd, Number(old.mode) & 0o7777);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.unlinkSync(volumePath);
+  } catch (error) {
+    fs.unlinkSync(temp);
+    throw error;
+  }
+  fs.renameSync(temp, volumePath);
+}
+
+function writeAll(fs: IFs, fd: number, bytes: Uint8Array): void {
+  let written = 0;
+  while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, written);
+}
