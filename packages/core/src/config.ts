@@ -19,7 +19,12 @@ export const DEFAULT_BOUNDS = {
 /** Every bound, resolved. */
 export type Bounds = { readonly [Key in keyof typeof DEFAULT_BOUNDS]: number };
 
-const positiveInteger = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const positiveIntegerMessage = { error: 'expected a positive integer' };
+const positiveInteger = z
+  .number(positiveIntegerMessage)
+  .int(positiveIntegerMessage)
+  .positive(positiveIntegerMessage)
+  .max(Number.MAX_SAFE_INTEGER);
 const canonicalPath = z
   .string()
   .refine((value) => parseCanonicalPath(value) !== null, 'not a canonical root-relative path')
@@ -40,13 +45,19 @@ const boundsSchema = z
     message: 'object_file_max_bytes_default exceeds object_file_max_bytes_limit',
   });
 
-const grantSchema = z.strictObject({
-  path: canonicalPath,
-  tree: z.boolean().default(false),
-  rights,
-  mode: z.enum(['allow', 'ask', 'deny']).default('allow'),
-  uses: positiveInteger.optional(),
-});
+const grantSchema = z
+  .strictObject({
+    path: canonicalPath,
+    tree: z.boolean().default(false),
+    rights,
+    mode: z.enum(['allow', 'ask', 'deny']).default('allow'),
+    uses: positiveInteger.optional(),
+  })
+  // A denial spends nothing, so a use count on a deny grant could only be a mistake.
+  .refine((grant) => grant.mode !== 'deny' || grant.uses === undefined, {
+    message: 'uses applies only to allow and ask grants',
+    path: ['uses'],
+  });
 
 const namespaceSchema = z.strictObject({
   name: z

@@ -1,32 +1,43 @@
-import { LibosError, type Approver, type Authority, type LibosConfig, type Permit } from '@libos/core';
+import type { Approver, Authority, LibosConfig, Permit } from '@libos/core';
+import { createGrantPolicy } from './grant-policy.js';
+import { createLabelLookup } from './label-rules.js';
+import { createNamespaceCheck } from './namespace-rights.js';
+import { requestApproval } from './request-approval.js';
 
 /** Options of createAuthority. */
 export interface AuthorityOptions {
   readonly config: LibosConfig;
+  /** Asked about every call an `ask` grant decides; without one those calls get `approval_required`. */
   readonly approver?: Approver;
+  /** How long to wait for the approver before `approval_required`; by default only the call's signal ends the wait. */
+  readonly approvalTimeoutMs?: number;
 }
 
-const noUses: Permit = { spend() {} };
+const free: Permit = { spend() {} };
 
 /**
- * Interim: allows every workspace operation and only the process's own namespace. The policy
- * engine of CONTRACT.md section 5 replaces this body.
+ * The authority engine of CONTRACT.md section 5. Without `grants` in the config every workspace
+ * operation is allowed; with them, the grants are the whole policy. It never touches the
+ * filesystem, so every answer depends only on the request and the config.
  */
 export function createAuthority(options: AuthorityOptions): Authority {
-  const declared = new Set(options.config.namespaces.map((namespace) => namespace.name));
+  const { config, approver, approvalTimeoutMs } = options;
+  const policy = config.grants === undefined ? undefined : createGrantPolicy(config.grants);
+  const labelOf = createLabelLookup(config.labels, 'highest');
+  const clearanceOf = createLabelLookup(
+    config.sinks.map((sink) => ({ path: sink.path, tree: sink.tree, label: sink.max_label })),
+    'lowest',
+  );
+
   return {
-    async authorize() {
-      return noUses;
+    async authorize(request) {
+      if (policy === undefined) return free;
+      const decision = policy.decide(request);
+      if (decision.ask) await requestApproval(approver, request, approvalTimeoutMs);
+      return decision.permit;
     },
-    authorizeNamespace(namespace, _right, ownNamespace) {
-      if (namespace === ownNamespace || declared.has(namespace)) return;
-      throw new LibosError('namespace_not_found', `The namespace "${namespace}" does not exist.`);
-    },
-    labelOf() {
-      return 'normal';
-    },
-    clearanceOf() {
-      return 'normal';
-    },
+    authorizeNamespace: createNamespaceCheck(config.namespaces),
+    labelOf,
+    clearanceOf,
   };
 }

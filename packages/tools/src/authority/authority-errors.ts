@@ -1,0 +1,24 @@
+import { LibosError, type Right, type WorkspacePath } from '@libos/core';
+
+const verbs: Readonly<Record<Right, string>> = { read: 'Reading', write: 'Writing', delete: 'Deleting' };
+
+// Every refusal names only the right and the canonical path: the engine never sees the filesystem,
+// so nothing here can differ between an existing target and a missing one.
+function refusal(code: 'denied' | 'approval_required' | 'approval_rejected', right: Right, path: WorkspacePath, tail: string) {
+  return new LibosError(code, `${verbs[right]} ${JSON.stringify(path)} ${tail}.`, { details: { right, path } });
+}
+
+/** `denied`: no grant gives the right, a deny grant matches, or the grant's uses are spent. */
+export function deniedError(right: Right, path: WorkspacePath): LibosError {
+  return refusal('denied', right, path, 'is not permitted');
+}
+
+/** `approval_required`: an ask grant matched and no approval came. */
+export function approvalRequiredError(right: Right, path: WorkspacePath): LibosError {
+  return refusal('approval_required', right, path, 'needs approval, and none was given');
+}
+
+/** `approval_rejected`: the approver refused the call. */
+export function approvalRejectedError(right: Right, path: WorkspacePath): LibosError {
+  return refusal('approval_rejected', right, path, 'was rejected by the approver');
+}

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import type { AccessRequest, ApprovalDecision, ApprovalRequest, Approver } from '@libos/core';
+import { approvalPreview } from './approval-preview.js';
+import { approvalRejectedError, approvalRequiredError } from './authority-errors.js';
+
+/** What the approver is shown for one call: content fields only when the call writes bytes. */
+export function approvalRequestOf(request: AccessRequest): ApprovalRequest {
+  const bytes = request.content?.bytes;
+  return {
+    tool: request.tool,
+    right: request.right,
+    path: request.path,
+    arguments_sha256: request.argumentsSha256,
+    content_bytes: bytes === undefined ? null : bytes.byteLength,
+    content_sha256: bytes === undefined ? null : createHash('sha256').update(bytes).digest('hex'),
+    preview: bytes === undefined ? null : approvalPreview(bytes),
+  };
+}
+
+/**
+ * Asks the approver about exactly this call; nothing is remembered, so a later call asks again.
+ * Resolves only on `approve`. No approver, `unavailable`, an unknown answer, a thrown approver, an
+ * aborted call or a timeout give `approval_required`; `reject` gives `approval_rejected`.
+ */
+export async function requestApproval(
+  approver: Approver | undefined,
+  request: AccessRequest,
+  timeoutMs: number | undefined,
+): Promise<void> {
+  const required = () => approvalRequiredError(request.right, request.path);
+  if (approver === undefined || request.signal?.aborted) throw required();
+  const signals = [request.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
+    (signal): signal is AbortSignal => signal !== undefined,
+  );
+  const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+  const decision = await decide(approver, approvalRequestOf(request), signal);
+  // An answer that arrives after the call was abandoned approves nothing.
+  if (decision === 'approve' && signal?.aborted !== true) return;
+  if (decision === 'reject') throw approvalRejectedError(request.right, request.path);
+  throw required();
+}
+
+async function decide(
+  approver: Approver,
+  approval: ApprovalRequest,
+  signal: AbortSignal | undefined,
+): Promise<ApprovalDecision | 'none'> {
+  let stopWaiting: (() => void) | undefined;
+  const abandoned = new Promise<'none'>((resolve) => {
+    if (signal === undefined) return;
+    stopWaiting = () => resolve('none');
+    signal.addEventListener('abort', stopWaiting, { once: true });
+  });
+  try {
+    const answer = Promise.resolve()
+      .then(() => approver(approval, signal === undefined ? {} : { signal }))
+      .then(
+        (decision) => (decision === 'approve' || decision === 'reject' ? decision : 'unavailable'),
+        () => 'none' as const,
+      );
+    return await Promise.race([answer, abandoned]);
+  } finally {
+    if (stopWaiting !== undefined) signal?.removeEventListener('abort', stopWaiting);
+  }
+}
