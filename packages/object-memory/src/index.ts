@@ -1,1 +1,15 @@
-export {};
+export { createObjectMemory } from './create-object-memory.js';
+export type { CheckpointSummary, CreateObjectInput, ObjectMemory, ObjectMemoryOptions } from './create-object-memory.js';
+export type { JsonValue, MemoryObject } from './memory-object.js';
+export { OID_PATTERN } from './memory-object.js';
+export type { MemoryView } from './memory-view.js';
+export { OBJECT_TYPES, isObjectType } from './object-types.js';
+export type { ObjectType } from './object-types.js';
+export {
+  PROCESS_NAMESPACE_PREFIX,
+  assertValidNamespace,
+  normalizeObjectName,
+  processNamespace,
+} from './object-names.js';
+export { freezeJsonCopy, payloadByteLength } from './payload.js';
+export { CHECKPOINT_APPLICATION_ID, CHECKPOINT_FORMAT_VERSION } from './checkpoint-file.js';

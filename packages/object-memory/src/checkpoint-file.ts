@@ -1,0 +1,140 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { LibosError } from '@libos/core';
+import type { MemoryObject } from './memory-object.js';
+import { decodeCheckpointRows, type CheckpointRows } from './checkpoint-rows.js';
+
+/** Marks the SQLite file as ours ("LbOM"), so a random database is refused on restore. */
+export const CHECKPOINT_APPLICATION_ID = 0x4c624f4d;
+/** The checkpoint schema version this code writes and reads. */
+export const CHECKPOINT_FORMAT_VERSION = 1;
+
+const SCHEMA = `
+  CREATE TABLE namespaces (name TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+  CREATE TABLE objects (
+    seq INTEGER PRIMARY KEY,
+    oid TEXT NOT NULL UNIQUE,
+    namespace TEXT NOT NULL REFERENCES namespaces(name),
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    label TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    UNIQUE (namespace, name)
+  );
+`;
+
+/**
+ * Writes namespaces and their Objects into a fresh SQLite file beside `file`, in one transaction,
+ * flushes it, then renames it over `file`. A crash at any point leaves the previous image whole:
+ * the target is only ever replaced by a complete, synced file.
+ */
+export function writeCheckpointFile(file: string, namespaces: readonly string[], objects: readonly MemoryObject[]): void {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const database = new Database(temporary);
+    try {
+      // Durability comes from the fsync below, before the rename; a journal would only slow the write.
+      database.pragma('journal_mode = OFF');
+      database.pragma('synchronous = OFF');
+      database.pragma(`application_id = ${CHECKPOINT_APPLICATION_ID}`);
+      database.pragma(`user_version = ${CHECKPOINT_FORMAT_VERSION}`);
+      database.exec(SCHEMA);
+      const insertNamespace = database.prepare('INSERT INTO namespaces (name) VALUES (?)');
+      const insertObject = database.prepare(
+        'INSERT INTO objects (oid, namespace, name, type, label, created_at, created_by, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      database.transaction(() => {
+        for (const namespace of namespaces) insertNamespace.run(namespace);
+        for (const object of objects) {
+          insertObject.run(
+            object.oid,
+            object.namespace,
+            object.name,
+            object.type,
+            object.label,
+            object.created_at,
+            object.created_by,
+            JSON.stringify(object.payload),
+          );
+        }
+      })();
+    } finally {
+      database.close();
+    }
+    syncPath(temporary);
+    renameSync(temporary, file);
+    syncPath(dirname(file));
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    if (LibosError.is(error)) throw error;
+    throw new LibosError('provider_failure', `The checkpoint could not be written: ${describe(error)}.`, {
+      effect: 'none',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Reads and validates a checkpoint file. Throws `not_found` when it does not exist and
+ * `invalid_arguments` when it is not a complete, well-formed checkpoint.
+ */
+export function readCheckpointFile(file: string): CheckpointRows {
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch (error) {
+    throw new LibosError('not_found', 'The checkpoint file does not exist.', { cause: error });
+  }
+  if (!isFile) throw malformed('it is not a regular file');
+  let database: Database.Database;
+  try {
+    database = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw malformed(describe(error), error);
+  }
+  try {
+    const applicationId = database.pragma('application_id', { simple: true });
+    if (applicationId !== CHECKPOINT_APPLICATION_ID) throw malformed('it is not an Object Memory checkpoint');
+    const version = database.pragma('user_version', { simple: true });
+    if (version !== CHECKPOINT_FORMAT_VERSION) throw malformed(`its format version ${String(version)} is not supported`);
+    const check = database.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw malformed(`SQLite reports damage (${String(check)})`);
+    const namespaces = database.prepare('SELECT name FROM namespaces ORDER BY name').pluck().all();
+    const objects = database
+      .prepare('SELECT oid, namespace, name, type, label, created_at, created_by, payload FROM objects ORDER BY seq')
+      .all();
+    return decodeCheckpointRows(namespaces, objects);
+  } catch (error) {
+    if (LibosError.is(error)) throw error;
+    throw malformed(describe(error), error);
+  } finally {
+    database.close();
+  }
+}
+
+function syncPath(path: string): void {
+  const descriptor = openSync(path, 'r');
+  try {
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function malformed(reason: string, cause?: unknown): LibosError {
+  return new LibosError('invalid_arguments', `The checkpoint file is malformed: ${reason}.`, {
+    details: { reason },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+// Node's fs messages carry host paths; their errno code says enough.
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && !code.startsWith('SQLITE')) return code;
+  return error instanceof Error ? error.message : String(error);
+}
