@@ -1,3 +1,12 @@
+export { createRuntime } from './create-runtime.js';
+export type { Runtime, RuntimeOptions } from './create-runtime.js';
+export { loadConfig } from './load-config.js';
+export type { RuntimeProcess, SpawnOptions } from './runtime-process.js';
+export type { CallOptions } from './call-pipeline.js';
+export type { InputIssue } from './input-issues.js';
+export type { ToolSummary } from './tool-summary.js';
+export { BUILTIN_TOOLS } from './tools/index.js';
 export { ENCODING_NAMES, resolveEncoding } from './encodings/index.js';
 export type { TextCodec } from './encodings/index.js';
+export { defineTool } from './tool-definition.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';

@@ -56,3 +56,8 @@ export interface ToolDefinition<Input = any, Output = any> {
   readonly annotations: ToolAnnotations;
   execute(input: Input, context: ToolContext): Promise<Output>;
 }
+
+/** Declares a tool, inferring its input and output types from its schemas. */
+export function defineTool<Input, Output>(definition: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
+  return definition;
+}

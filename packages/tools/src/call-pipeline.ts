@@ -1,0 +1,146 @@
+import {
+  LibosError,
+  resolveWorkspacePath,
+  type Authority,
+  type Bounds,
+  type CallResult,
+  type FileSystemProviderV1,
+} from '@libos/core';
+import type { z } from 'zod';
+import { resolveEncoding } from './encodings/index.js';
+import { describeInputIssues } from './input-issues.js';
+import { measureJson } from './measure-json.js';
+import { sha256Hex } from './sha256-hex.js';
+import type { ProcessState, ToolContext, ToolDefinition } from './tool-definition.js';
+
+/** A tool with its input schema built once for the runtime's bounds. */
+export interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly inputSchema: z.ZodType;
+}
+
+/** What every call of one runtime shares. */
+export interface CallEnvironment {
+  readonly tools: ReadonlyMap<string, RegisteredTool>;
+  readonly provider: FileSystemProviderV1;
+  readonly authority: Authority;
+  readonly bounds: Bounds;
+  isClosed(): boolean;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Aborts a pending approval when the caller gives up on the call. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs one tool call through the pipeline: argument size, tool lookup, plain-JSON check, strict
+ * parse, encoding, then the tool (path rules, authority, provider), then the result size. Never
+ * throws: every failure comes back as `{ok: false, error}`.
+ */
+export async function runCall(
+  environment: CallEnvironment,
+  state: ProcessState,
+  name: string,
+  args: unknown,
+  options: CallOptions = {},
+): Promise<CallResult> {
+  try {
+    return { ok: true, result: await execute(environment, state, name, args, options) };
+  } catch (error) {
+    return { ok: false, error: toLibosError(error).toFailure() };
+  }
+}
+
+async function execute(
+  environment: CallEnvironment,
+  state: ProcessState,
+  name: string,
+  args: unknown,
+  options: CallOptions,
+): Promise<Record<string, unknown>> {
+  const { bounds } = environment;
+  const measure = measureJson(args, bounds.arguments_max_bytes);
+  if (measure.bytes > bounds.arguments_max_bytes) {
+    throw new LibosError('arguments_too_large', `The arguments are larger than ${bounds.arguments_max_bytes} bytes of JSON.`, {
+      details: { max_bytes: bounds.arguments_max_bytes },
+    });
+  }
+  const tool = typeof name === 'string' ? environment.tools.get(name) : undefined;
+  if (tool === undefined) {
+    throw new LibosError('unknown_tool', `There is no tool named ${JSON.stringify(String(name)).slice(0, 200)}.`, {
+      details: { available: [...environment.tools.keys()] },
+    });
+  }
+  if (!measure.plain || typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new LibosError('invalid_arguments', `The arguments of ${tool.definition.name} must be a plain JSON object.`);
+  }
+  const parsed = tool.inputSchema.safeParse(args);
+  if (!parsed.success) {
+    const issues = describeInputIssues(parsed.error.issues);
+    throw new LibosError('invalid_arguments', `Invalid arguments for ${tool.definition.name}: ${issues[0]?.message ?? 'rejected'}.`, {
+      details: { issues },
+    });
+  }
+  const input = parsed.data as Record<string, unknown>;
+  if (typeof input.encoding === 'string') resolveEncoding(input.encoding);
+  if (environment.isClosed()) throw new LibosError('provider_failure', 'The runtime has been closed.', { effect: 'none' });
+
+  const output = (await tool.definition.execute(input, createContext(environment, state, tool.definition.name, args, options))) as Record<
+    string,
+    unknown
+  >;
+  const resultBytes = Buffer.byteLength(JSON.stringify(output), 'utf8');
+  if (resultBytes > bounds.result_max_bytes) {
+    throw new LibosError('result_too_large', `The result is larger than ${bounds.result_max_bytes} bytes of JSON.`, {
+      // A read or a listing changed nothing; for the writing tools the effect already happened.
+      effect: tool.definition.annotations.readOnlyHint ? 'none' : 'unknown',
+      details: { result_bytes: resultBytes, max_bytes: bounds.result_max_bytes },
+    });
+  }
+  return output;
+}
+
+function createContext(
+  environment: CallEnvironment,
+  state: ProcessState,
+  toolName: string,
+  args: unknown,
+  options: CallOptions,
+): ToolContext {
+  let argumentsSha256: string | undefined;
+  const context: ToolContext = {
+    process: state,
+    provider: environment.provider,
+    authority: environment.authority,
+    bounds: environment.bounds,
+    get argumentsSha256() {
+      // Hashed only when authority asks: most calls never need it.
+      argumentsSha256 ??= sha256Hex(JSON.stringify(args));
+      return argumentsSha256;
+    },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    resolvePath(input) {
+      return resolveWorkspacePath(state.cwd, input);
+    },
+    authorize(request) {
+      return environment.authority.authorize({
+        tool: toolName,
+        right: request.right,
+        path: request.path,
+        target: request.target,
+        argumentsSha256: context.argumentsSha256,
+        ...(request.content === undefined ? {} : { content: request.content }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    },
+  };
+  return context;
+}
+
+// A foreign exception may carry a host path in its message, so only its absence of meaning is reported.
+function toLibosError(error: unknown): LibosError {
+  if (LibosError.is(error)) return error;
+  return new LibosError('provider_failure', 'The operation failed for an unexpected reason in the host.', { cause: error });
+}

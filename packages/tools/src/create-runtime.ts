@@ -1,0 +1,96 @@
+import {
+  LibosError,
+  ROOT_PATH,
+  parseConfig,
+  type Approver,
+  type Bounds,
+  type ConfigInput,
+  type FileSystemProviderV1,
+  type LibosConfig,
+} from '@libos/core';
+import { createAuthority } from './authority/create-authority.js';
+import type { CallEnvironment, RegisteredTool } from './call-pipeline.js';
+import { createProcess, spawnAt, type RuntimeProcess, type SpawnOptions } from './runtime-process.js';
+import { summarizeTool, type ToolSummary } from './tool-summary.js';
+import { BUILTIN_TOOLS } from './tools/index.js';
+
+/** Options of `createRuntime`. */
+export interface RuntimeOptions {
+  readonly provider: FileSystemProviderV1;
+  /** A config from `loadConfig`, or the same shape inline; validated either way. Default: no policy, default bounds. */
+  readonly config?: LibosConfig | ConfigInput;
+  /** Answers `ask` grants; without one they fail with `approval_required`. */
+  readonly approver?: Approver;
+}
+
+/** One provider, one authority policy and the bounds, serving processes. */
+export interface Runtime {
+  /** The validated config, defaults filled in. */
+  readonly config: LibosConfig;
+  readonly bounds: Bounds;
+  readonly provider: FileSystemProviderV1;
+  /** Every tool with its JSON Schemas, for `tools/list` and other model APIs. */
+  readonly tools: readonly ToolSummary[];
+  /** A new process whose working directory is the workspace root. */
+  spawn(): RuntimeProcess;
+  /** A new process starting in `cwd` (from the root); rejects like `set_working_directory` would. */
+  spawn(options: SpawnOptions): Promise<RuntimeProcess>;
+  /** Closes the provider; later calls fail with `provider_failure`. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const REQUIRED_CAPABILITIES = ['atomicReplace', 'exclusiveCreate'] as const;
+
+/**
+ * Builds a runtime over a provider. Throws `invalid_arguments` for a malformed config or a provider
+ * that cannot replace files atomically or create them exclusively.
+ */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { provider } = options;
+  if (provider?.specificationVersion !== 'v1') {
+    throw new LibosError('invalid_arguments', 'The provider does not implement FileSystemProviderV1.');
+  }
+  const missing = REQUIRED_CAPABILITIES.filter((capability) => provider.capabilities[capability] !== true);
+  if (missing.length > 0) {
+    throw new LibosError(
+      'invalid_arguments',
+      `The provider "${provider.name}" lacks ${missing.join(' and ')}, which write_text_file needs to be safe.`,
+      { details: { missing } },
+    );
+  }
+  const config = parseConfig(options.config ?? {});
+  const authority = createAuthority({ config, ...(options.approver === undefined ? {} : { approver: options.approver }) });
+  const registered = new Map<string, RegisteredTool>(
+    BUILTIN_TOOLS.map((definition) => [definition.name, { definition, inputSchema: definition.inputSchema(config.bounds) }]),
+  );
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  const environment: CallEnvironment = {
+    tools: registered,
+    provider,
+    authority,
+    bounds: config.bounds,
+    isClosed: () => closed,
+  };
+  const tools = [...registered.values()].map(({ definition, inputSchema }) => summarizeTool(definition, inputSchema));
+
+  function spawn(): RuntimeProcess;
+  function spawn(spawnOptions: SpawnOptions): Promise<RuntimeProcess>;
+  function spawn(spawnOptions?: SpawnOptions): RuntimeProcess | Promise<RuntimeProcess> {
+    if (spawnOptions === undefined) return createProcess(environment, ROOT_PATH);
+    return spawnAt(environment, ROOT_PATH, spawnOptions.cwd);
+  }
+
+  return {
+    config,
+    bounds: config.bounds,
+    provider,
+    tools,
+    spawn,
+    close() {
+      closed = true;
+      closing ??= provider.close();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { ToolAnnotations, ToolDefinition } from './tool-definition.js';
+
+/** A tool as published to clients (MCP `tools/list`, other model APIs): JSON Schemas derived from zod. */
+export interface ToolSummary {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** Draft-07 JSON Schema of the arguments, with the runtime's bounds as limits. */
+  readonly inputSchema: Record<string, unknown>;
+  /** Draft-07 JSON Schema of a successful result; closed (`additionalProperties: false`). */
+  readonly outputSchema: Record<string, unknown>;
+  readonly annotations: ToolAnnotations;
+}
+
+/** Publishes one tool with the input schema built for the runtime's bounds. */
+export function summarizeTool(definition: ToolDefinition, inputSchema: z.ZodType): ToolSummary {
+  return {
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: z.toJSONSchema(inputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>,
+    outputSchema: z.toJSONSchema(definition.outputSchema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>,
+    annotations: { ...definition.annotations },
+  };
+}

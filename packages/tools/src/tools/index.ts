@@ -1,0 +1,24 @@
+import type { ToolDefinition } from '../tool-definition.js';
+import { deleteDirectory } from './delete-directory.js';
+import { deleteFile } from './delete-file.js';
+import { getWorkingDirectory } from './get-working-directory.js';
+import { readDirectory } from './read-directory.js';
+import { readTextFile } from './read-text-file.js';
+import { setWorkingDirectory } from './set-working-directory.js';
+import { writeDirectory } from './write-directory.js';
+import { writeTextFile } from './write-text-file.js';
+
+/**
+ * Every tool a runtime serves, in the order `runtime.tools` publishes them. Object Memory's two
+ * transfer tools join this list when that package lands.
+ */
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
+  getWorkingDirectory,
+  setWorkingDirectory,
+  readDirectory,
+  readTextFile,
+  writeTextFile,
+  writeDirectory,
+  deleteFile,
+  deleteDirectory,
+];

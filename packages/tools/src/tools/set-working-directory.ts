@@ -1,0 +1,35 @@
+import { LibosError } from '@libos/core';
+import { z } from 'zod';
+import { defineTool } from '../tool-definition.js';
+import { identityField, pathField } from './tool-fields.js';
+
+/** `set_working_directory`: moves the process working directory to an existing directory. */
+export const setWorkingDirectory = defineTool({
+  name: 'set_working_directory',
+  title: 'Set working directory',
+  description:
+    'Changes the working directory of this process, against which later relative paths are resolved. ' +
+    'The target must be an existing directory inside the workspace that you may read; symbolic links are refused. ' +
+    'Returns the new working directory as a path relative to the workspace root. ' +
+    'Fails with not_found, not_a_directory or symlink_refused and leaves the working directory unchanged.',
+  inputSchema: () => z.strictObject({ path: pathField('The directory to move to.') }),
+  outputSchema: z.strictObject({ working_directory: identityField }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async execute(input, context) {
+    const path = context.resolvePath(input.path);
+    const permit = await context.authorize({ right: 'read', path, target: 'directory' });
+    permit.spend();
+    const status = await context.provider.stat(path);
+    if (status.kind === 'missing') {
+      throw new LibosError('not_found', `The directory "${path}" does not exist.`, { details: { path } });
+    }
+    if (status.kind === 'symlink') {
+      throw new LibosError('symlink_refused', `"${path}" is a symbolic link, which is never followed.`, { details: { path } });
+    }
+    if (status.kind !== 'directory') {
+      throw new LibosError('not_a_directory', `"${path}" is not a directory.`, { details: { path, kind: status.kind } });
+    }
+    context.process.cwd = path;
+    return { working_directory: path };
+  },
+});
