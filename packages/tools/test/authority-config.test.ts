@@ -15,7 +15,7 @@ function refusalOf(value: unknown): string {
 describe('a malformed policy is refused at start, naming the field and the reason', () => {
   const grant = (fields: Record<string, unknown>) => ({ grants: [{ path: '.', tree: true, rights: ['read'] }, fields] });
 
-  it.each([
+  it.each<[unknown, string]>([
     [grant({ path: 'a', rights: ['execute'] }), 'config.grants[1].rights[0]: expected one of "read", "write", "delete"'],
     [grant({ path: 'a', rights: 'read' }), 'config.grants[1].rights:'],
     [grant({ path: 'a', rights: [] }), 'config.grants[1].rights: must not be empty'],
@@ -31,7 +31,7 @@ describe('a malformed policy is refused at start, naming the field and the reaso
     [grant({ path: 'a', rights: ['read'], recursive: true }), 'config.grants[1]: unknown field "recursive"'],
     [grant({ rights: ['read'] }), 'config.grants[1].path'],
     ...['./a', 'a/', '/a', 'a//b', 'a/./b', 'a/../b', '..', '', '.git', 'src/.GIT/x', 'a\0b'].map(
-      (path) => [grant({ path, rights: ['read'] }), 'config.grants[1].path: not a canonical root-relative path'] as const,
+      (path): [unknown, string] => [grant({ path, rights: ['read'] }), 'config.grants[1].path: not a canonical root-relative path'],
     ),
     [{ grants: { path: '.', rights: ['read'] } }, 'config.grants:'],
     [{ labels: [{ path: 'a/', label: 'secret' }] }, 'config.labels[0].path: not a canonical root-relative path'],
