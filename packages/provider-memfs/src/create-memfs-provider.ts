@@ -17,7 +17,10 @@ export const DEFAULT_MEMFS_ROOT = '/workspace';
 export interface MemfsProviderOptions {
   /** A host directory copied into the fresh volume (links, hard links, special files, modes, mtimes). */
   readonly seed?: string;
-  /** An existing memfs volume to run on, for tests that prepare states the provider cannot create. */
+  /**
+   * An existing memfs volume to run on, for tests that prepare states the provider cannot create.
+   * With `seed` too, the seed is copied into this volume, where `root` must not exist yet.
+   */
   readonly volume?: IFs;
   /** The absolute volume directory that is the workspace root (default `/workspace`), created if missing. */
   readonly root?: string;
@@ -40,9 +43,6 @@ export const MEMFS_CAPABILITIES: ProviderCapabilities = Object.freeze({
  */
 export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSystemProviderV1 {
   const root = checkRoot(options.root ?? DEFAULT_MEMFS_ROOT);
-  if (options.seed !== undefined && options.volume !== undefined) {
-    throw new LibosError('invalid_arguments', 'Give either a seed directory or an existing volume, not both.');
-  }
   // cwd "/": a relative path must never resolve against the host's working directory.
   const fs = options.volume ?? memfs({}, '/').fs;
   if (options.seed !== undefined) seedVolume(fs, options.seed, root);

@@ -31,6 +31,9 @@ export function seedVolume(fs: IFs, seed: string, root: string): void {
     throw new LibosError('invalid_arguments', 'The seed directory does not exist or cannot be read.');
   }
   if (!seedStats.isDirectory()) throw new LibosError('invalid_arguments', 'The seed path is not a directory.');
+  if (root !== '/' && fs.lstatSync(root, { throwIfNoEntry: false }) !== undefined) {
+    throw new LibosError('invalid_arguments', 'A seed needs a workspace root that does not exist yet on the volume.');
+  }
   makeAncestors(fs, root);
   if (root !== '/') fs.mkdirSync(root, { mode: 0o700 });
   const multiLinks = new Map<string, MultiLink>();
