@@ -67,6 +67,9 @@ export interface ObjectMemory {
   restore(file: string): CheckpointSummary;
 }
 
+/** The read and list side of a memory, for a runtime to expose to its embedder. */
+export type ObjectMemoryReader = Pick<ObjectMemory, 'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view'>;
+
 /** Makes an empty Object Memory, or one restored from `options.restore`. */
 export function createObjectMemory(options: ObjectMemoryOptions = {}): ObjectMemory {
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_BOUNDS.object_payload_max_bytes;

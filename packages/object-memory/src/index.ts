@@ -1,5 +1,5 @@
 export { createObjectMemory } from './create-object-memory.js';
-export type { CheckpointSummary, CreateObjectInput, ObjectMemory, ObjectMemoryOptions } from './create-object-memory.js';
+export type { CheckpointSummary, CreateObjectInput, ObjectMemory, ObjectMemoryOptions, ObjectMemoryReader } from './create-object-memory.js';
 export type { JsonValue, MemoryObject } from './memory-object.js';
 export { OID_PATTERN } from './memory-object.js';
 export type { MemoryView } from './memory-view.js';
@@ -12,4 +12,5 @@ export {
   processNamespace,
 } from './object-names.js';
 export { freezeJsonCopy, payloadByteLength } from './payload.js';
+export { longestFittingPrefix } from './longest-fitting-prefix.js';
 export { CHECKPOINT_APPLICATION_ID, CHECKPOINT_FORMAT_VERSION } from './checkpoint-file.js';
