@@ -1,34 +1,42 @@
 import { LibosError } from '@libos/core';
+import { asciiCodec, cp1252Codec, koi8RCodec, latin1Codec } from './single-byte-codecs.js';
 import type { TextCodec } from './text-codec.js';
+import { utf16BeCodec, utf16Codec, utf16LeCodec, utf8Codec, utf8SigCodec } from './unicode-codecs.js';
 
-// Interim: UTF-8 only. The full codec set replaces this table.
-const utf8: TextCodec = {
-  name: 'utf-8',
-  decode(bytes, { truncated }) {
-    try {
-      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes, { stream: truncated });
-    } catch {
-      throw new LibosError('decode_failed', 'The file is not valid utf-8.', { details: { encoding: 'utf-8' } });
-    }
-  },
-  encode(text) {
-    if (!text.isWellFormed()) {
-      throw new LibosError('encode_failed', 'The content holds a lone surrogate, which utf-8 cannot encode.', {
-        details: { encoding: 'utf-8' },
-      });
-    }
-    return new TextEncoder().encode(text);
-  },
-};
+const CODECS: readonly TextCodec[] = [
+  utf8Codec,
+  utf8SigCodec,
+  utf16Codec,
+  utf16LeCodec,
+  utf16BeCodec,
+  asciiCodec,
+  latin1Codec,
+  cp1252Codec,
+  koi8RCodec,
+];
+
+const ALIASES: Readonly<Record<string, TextCodec>> = { utf8: utf8Codec, latin1: latin1Codec, 'iso-8859-1': latin1Codec };
 
 /** The canonical names of every supported encoding. */
-export const ENCODING_NAMES: readonly string[] = ['utf-8'];
+export const ENCODING_NAMES: readonly string[] = CODECS.map((codec) => codec.name);
 
-/** Finds the codec for an encoding name or alias; throws `unsupported_encoding`. */
+// A closed table: a caller's label never reaches TextDecoder or iconv-lite, whose aliases differ from Python's.
+const BY_KEY = new Map<string, TextCodec>([
+  ...CODECS.map((codec) => [normalize(codec.name), codec] as const),
+  ...Object.entries(ALIASES),
+]);
+
+function normalize(label: string): string {
+  return label.toLowerCase().replaceAll('_', '-');
+}
+
+/** Finds the codec for an encoding name or alias (case-insensitive, `_` read as `-`); throws `unsupported_encoding`. */
 export function resolveEncoding(label: string): TextCodec {
-  const key = label.toLowerCase().replaceAll('_', '-');
-  if (key === 'utf-8' || key === 'utf8') return utf8;
-  throw new LibosError('unsupported_encoding', `The encoding "${label}" is not supported.`, {
-    details: { encoding: label, supported: ENCODING_NAMES },
-  });
+  const codec = BY_KEY.get(normalize(label));
+  if (codec !== undefined) return codec;
+  throw new LibosError(
+    'unsupported_encoding',
+    `The encoding "${label}" is not supported; use one of ${ENCODING_NAMES.join(', ')}.`,
+    { details: { encoding: label, supported: ENCODING_NAMES } },
+  );
 }

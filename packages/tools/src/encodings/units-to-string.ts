@@ -1,0 +1,15 @@
+// TextDecoder reads the units as little-endian bytes, so a big-endian host takes the slow path.
+const littleEndianHost = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Turns UTF-16 code units (already known well-formed) into a string without per-character concatenation. */
+export function unitsToString(units: Uint16Array): string {
+  if (littleEndianHost) {
+    // ignoreBOM: a leading U+FEFF is content, not a byte order mark.
+    return new TextDecoder('utf-16le', { ignoreBOM: true }).decode(units);
+  }
+  let text = '';
+  for (let start = 0; start < units.length; start += 8192) {
+    text += String.fromCharCode(...units.subarray(start, start + 8192));
+  }
+  return text;
+}
