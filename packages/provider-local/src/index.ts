@@ -1,1 +1,2 @@
-export {};
+export { createLocalProvider } from './create-local-provider.js';
+export type { LocalProviderOptions, LocalProviderTestingHooks, ResolveStep } from './local-provider-options.js';

@@ -1,0 +1,79 @@
+import { LibosError, pathSegments } from '@libos/core';
+import type { FileSystemProviderV1, ProviderCapabilities, WorkspacePath } from '@libos/core';
+import { deleteDirectory } from './delete-directory.js';
+import { deleteFile } from './delete-file.js';
+import { FdPaths } from './fd-path.js';
+import { listDirectory } from './list-directory.js';
+import type { LocalProviderOptions } from './local-provider-options.js';
+import { makeDirectory } from './make-directory.js';
+import { mapNodeError } from './map-node-error.js';
+import type { OperationContext } from './operation-context.js';
+import { PinnedRoot } from './pinned-root.js';
+import { readFile } from './read-file.js';
+import { statPath } from './stat-path.js';
+import { walk } from './walk.js';
+import { writeFile } from './write-file.js';
+
+const capabilities: ProviderCapabilities = {
+  symlinks: true,
+  hardLinks: true,
+  specialFiles: true,
+  atomicReplace: true,
+  exclusiveCreate: true,
+  durableWrites: true,
+};
+
+/**
+ * The provider over a real Linux directory. It opens the root once and refuses to start unless
+ * `/proc/self/fd` is a real procfs leading back to it; every path is then walked one pinned
+ * directory at a time, never following a link (see README.md for the algorithm and residual races).
+ * Throws `provider_failure` when the root cannot be opened or `/proc` cannot be trusted.
+ */
+export function createLocalProvider(options: LocalProviderOptions): FileSystemProviderV1 {
+  const hooks = options.testingHooks ?? {};
+  const procFdDirectory = hooks.procFdDirectory ?? '/proc/self/fd';
+  const root = new PinnedRoot(options.root, procFdDirectory);
+  const paths = new FdPaths(procFdDirectory);
+
+  // Every call holds a reference on the root for as long as any of its host calls may run.
+  async function run<T>(operation: string, path: WorkspacePath, body: (context: OperationContext) => T | Promise<T>): Promise<T> {
+    root.acquire();
+    try {
+      return await body({ root, paths, hooks, operation });
+    } catch (error) {
+      // Host errors are classified where they happen; one that escaped may have changed something.
+      throw LibosError.is(error) ? error : mapNodeError(error, path, 'unknown');
+    } finally {
+      root.release();
+    }
+  }
+
+  return {
+    specificationVersion: 'v1',
+    name: 'local',
+    capabilities,
+    stat: (path) => run('stat', path, (context) => statPath(context, path)),
+    listDirectory: (path, listOptions) => run('listDirectory', path, (context) => listDirectory(context, path, listOptions)),
+    readFile: (path, readOptions) => run('readFile', path, (context) => readFile(context, path, readOptions)),
+    writeFile: (path, bytes, writeOptions) =>
+      run('writeFile', path, (context) => writeFile(context, path, bytes, writeOptions)),
+    makeDirectory: (path, makeOptions) => run('makeDirectory', path, (context) => makeDirectory(context, path, makeOptions)),
+    deleteFile: (path, deleteOptions) => run('deleteFile', path, (context) => deleteFile(context, path, deleteOptions)),
+    deleteDirectory: (path, deleteOptions) =>
+      run('deleteDirectory', path, (context) => deleteDirectory(context, path, deleteOptions)),
+    hostPath(path) {
+      root.acquire();
+      try {
+        // Proves the directory exists and is reached without links; the string itself is then
+        // only as stable as the host path (a subprocess resolves it again).
+        walk({ root, paths, hooks, operation: 'hostPath' }, pathSegments(path)).directory.release();
+        return path === '.' ? root.hostPath : `${root.hostPath}/${path}`;
+      } catch (error) {
+        throw mapNodeError(error, path);
+      } finally {
+        root.release();
+      }
+    },
+    close: () => root.close(),
+  };
+}

@@ -1,0 +1,80 @@
+import { closeSync, fstatSync, lstatSync, rmdirSync } from 'node:fs';
+import { LibosError, baseName, pathSegments } from '@libos/core';
+import type { DeleteDirectoryOptions, WorkspacePath } from '@libos/core';
+import { deleteTree, findProtected } from './delete-tree.js';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import { stepped } from './operation-context.js';
+import type { OperationContext } from './operation-context.js';
+import { openChildDirectory, walkParent } from './walk.js';
+
+/**
+ * Deletes a directory held by an O_NOFOLLOW handle relative to its pinned parent. Recursive: the
+ * whole tree is first scanned for `.git` aliases, changing nothing if one is there, then deleted
+ * bottom-up by fd (delete-tree.ts).
+ */
+export async function deleteDirectory(
+  context: OperationContext,
+  path: WorkspacePath,
+  options: DeleteDirectoryOptions,
+): Promise<{ readonly deleted: boolean }> {
+  const segments = pathSegments(path);
+  if (segments.length === 0) {
+    throw new LibosError('root_refused', 'The workspace root itself cannot be deleted.', { details: { path } });
+  }
+  const name = baseName(path);
+  const directory = walkParent(context, segments, options.missingOk);
+  if (directory === null) return { deleted: false };
+  try {
+    let fd: number;
+    try {
+      fd = openChildDirectory(context, directory.fd, name, path);
+    } catch (error) {
+      if (options.missingOk && LibosError.is(error, 'not_found')) return { deleted: false };
+      throw error;
+    }
+    try {
+      const held = fstatSync(fd);
+      if (held.dev !== context.root.dev) {
+        throw new LibosError('provider_failure', `'${path}' is a mount point; it is never deleted.`, { details: { path } });
+      }
+      const raw = Buffer.from(name);
+      if (options.recursive) {
+        await findProtected(context, fd, path);
+        stepped(context, directory.path, 'effect');
+        await deleteTree(context, { parentFd: directory.fd, raw, fd, dev: held.dev, ino: held.ino, path });
+        return { deleted: true };
+      }
+      stepped(context, directory.path, 'effect');
+      return removeEmpty(context, directory.fd, name, path, held);
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    directory.release();
+  }
+}
+
+function removeEmpty(
+  context: OperationContext,
+  parentFd: number,
+  name: string,
+  path: WorkspacePath,
+  held: { dev: number; ino: number },
+): { readonly deleted: boolean } {
+  const target = context.paths.named(parentFd, name);
+  try {
+    const now = lstatSync(target);
+    if (now.dev !== held.dev || now.ino !== held.ino) {
+      throw new LibosError('changed_during_operation', `'${path}' was replaced while it was being deleted.`, {
+        details: { path },
+      });
+    }
+    rmdirSync(target);
+    return { deleted: true };
+  } catch (error) {
+    if (hostCode(error) === 'EEXIST') {
+      throw new LibosError('directory_not_empty', `The directory '${path}' is not empty.`, { details: { path } });
+    }
+    throw mapNodeError(error, path);
+  }
+}

@@ -1,0 +1,163 @@
+import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
+import { LibosError, childPath, isGitAlias } from '@libos/core';
+import type { Effect, WorkspacePath } from '@libos/core';
+import { DIRECTORY_HANDLE } from './host-flags.js';
+import { scanNames } from './list-directory.js';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import { stepped } from './operation-context.js';
+import type { OperationContext } from './operation-context.js';
+import { shownName } from './smallest-names.js';
+import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
+
+// A canonical path of 4096 bytes has at most 2048 components; each level holds two fds.
+const MAX_DEPTH = 2048;
+// A directory still not empty after this many sweeps is being refilled by someone else.
+const MAX_SWEEPS = 4;
+
+/** A directory held for deletion: its handle, its identity, and the name that holds it. */
+export interface HeldTree {
+  readonly parentFd: number;
+  readonly raw: Buffer;
+  readonly fd: number;
+  readonly dev: number;
+  readonly ino: number;
+  readonly path: WorkspacePath;
+}
+
+/**
+ * Refuses, before anything is deleted, a tree holding a `.git` alias at any depth (or a mount
+ * point). Directories are entered by handles opened with O_NOFOLLOW relative to their parent.
+ */
+export async function findProtected(context: OperationContext, fd: number, path: WorkspacePath, depth = 0): Promise<void> {
+  if (depth > MAX_DEPTH) throw tooDeep(path, 'none');
+  const directories: Buffer[] = [];
+  await scanNames(context, fd, path, (raw, isDirectory) => {
+    if (isGitAlias(shownName(raw))) throw protectedIn(childPath(path, shownName(raw)), 'none');
+    if (isDirectory) directories.push(raw);
+  });
+  for (const raw of directories) {
+    const childPathName = childPath(path, shownName(raw));
+    const child = openDirectoryOrNull(context, fd, raw, childPathName, 'none');
+    if (child === null) continue;
+    try {
+      checkSameDevice(context, child, childPathName, 'none');
+      await findProtected(context, child, childPathName, depth + 1);
+    } finally {
+      closeSync(child);
+    }
+  }
+}
+
+/**
+ * Deletes a held directory bottom-up by names relative to pinned fds only: entries that are not
+ * directories (links included) are unlinked without being followed; a subdirectory is entered by a
+ * fresh O_NOFOLLOW handle and removed only while its name still holds the inode that was emptied.
+ */
+export async function deleteTree(context: OperationContext, tree: HeldTree, depth = 0): Promise<void> {
+  if (depth > MAX_DEPTH) throw tooDeep(tree.path, 'unknown');
+  for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+    await sweepOnce(context, tree, depth);
+    if (removeEmptied(context, tree)) return;
+  }
+  throw new LibosError('changed_during_operation', `'${tree.path}' kept filling up while it was being deleted.`, {
+    effect: 'unknown',
+    details: { path: tree.path },
+  });
+}
+
+async function sweepOnce(context: OperationContext, tree: HeldTree, depth: number): Promise<void> {
+  const directories: Buffer[] = [];
+  await scanNames(context, tree.fd, tree.path, (raw, isDirectory) => {
+    const name = shownName(raw);
+    if (isGitAlias(name)) throw protectedIn(childPath(tree.path, name), 'unknown');
+    if (isDirectory || !unlinkEntry(context, tree.fd, raw, childPath(tree.path, name))) directories.push(raw);
+  });
+  let handled = 0;
+  for (const raw of directories) {
+    const path = childPath(tree.path, shownName(raw));
+    const fd = openDirectoryOrNull(context, tree.fd, raw, path, 'unknown');
+    if (fd === null) {
+      // Swapped for a non-directory since the scan: unlink it as what it now is.
+      unlinkEntry(context, tree.fd, raw, path);
+      continue;
+    }
+    try {
+      const held = checkSameDevice(context, fd, path, 'unknown');
+      stepped(context, path);
+      await deleteTree(context, { parentFd: tree.fd, raw, fd, dev: held.dev, ino: held.ino, path }, depth + 1);
+    } finally {
+      closeSync(fd);
+    }
+    if (++handled % ENTRIES_PER_SLICE === 0) await yieldNow();
+  }
+}
+
+/** Unlinks a non-directory entry; false when the entry is a directory after all. */
+function unlinkEntry(context: OperationContext, parentFd: number, raw: Buffer, path: WorkspacePath): boolean {
+  try {
+    unlinkSync(context.paths.child(parentFd, raw));
+    return true;
+  } catch (error) {
+    const code = hostCode(error);
+    if (code === 'ENOENT') return true;
+    if (code === 'EISDIR' || code === 'EPERM') return false;
+    throw mapNodeError(error, path, 'unknown');
+  }
+}
+
+/** rmdir by name once the name is verified to hold the emptied inode; false when it is not empty. */
+function removeEmptied(context: OperationContext, tree: HeldTree): boolean {
+  const target = context.paths.child(tree.parentFd, tree.raw);
+  try {
+    const now = lstatSync(target);
+    if (now.dev !== tree.dev || now.ino !== tree.ino) {
+      throw new LibosError('changed_during_operation', `'${tree.path}' was replaced while it was being deleted.`, {
+        effect: 'unknown',
+        details: { path: tree.path },
+      });
+    }
+    rmdirSync(target);
+    return true;
+  } catch (error) {
+    const code = hostCode(error);
+    if (code === 'ENOENT') return true;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
+    throw mapNodeError(error, tree.path, 'unknown');
+  }
+}
+
+function openDirectoryOrNull(context: OperationContext, parentFd: number, raw: Buffer, path: WorkspacePath, effect: Effect): number | null {
+  try {
+    return openSync(context.paths.child(parentFd, raw), DIRECTORY_HANDLE);
+  } catch (error) {
+    const code = hostCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
+    throw mapNodeError(error, path, effect);
+  }
+}
+
+// Another filesystem mounted inside the tree is not the workspace's to delete.
+function checkSameDevice(context: OperationContext, fd: number, path: WorkspacePath, effect: Effect): { dev: number; ino: number } {
+  const held = fstatSync(fd);
+  if (held.dev !== context.root.dev) {
+    throw new LibosError('provider_failure', `'${path}' is a mount point; a recursive delete never crosses one.`, {
+      effect,
+      details: { path },
+    });
+  }
+  return held;
+}
+
+function protectedIn(path: WorkspacePath, effect: Effect): LibosError {
+  return new LibosError('protected_path', `The tree holds '${path}', a protected .git entry; it is never deleted.`, {
+    effect,
+    details: { path },
+  });
+}
+
+function tooDeep(path: WorkspacePath, effect: Effect): LibosError {
+  return new LibosError('provider_failure', `The tree below '${path}' is deeper than ${MAX_DEPTH} levels.`, {
+    effect,
+    details: { path },
+  });
+}

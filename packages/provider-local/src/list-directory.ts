@@ -1,0 +1,79 @@
+import { lstatSync, opendirSync } from 'node:fs';
+import type { Dir } from 'node:fs';
+import { childPath, pathSegments } from '@libos/core';
+import type { DirectoryEntry, DirectoryListing, ListDirectoryOptions, WorkspacePath } from '@libos/core';
+import { entryKind } from './entry-kind.js';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import type { OperationContext } from './operation-context.js';
+import { SmallestNames, shownName } from './smallest-names.js';
+import { walk } from './walk.js';
+import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
+
+/**
+ * Streams the names of one directory through a bounded heap and lstats only the names returned,
+ * so the work beyond reading names is O(limit) and so is the memory, whatever the directory holds.
+ * Names are read as bytes: one that is not UTF-8 is shown with U+FFFD, never reopened by that text.
+ */
+export async function listDirectory(
+  context: OperationContext,
+  path: WorkspacePath,
+  options: ListDirectoryOptions,
+): Promise<DirectoryListing> {
+  const { directory } = walk(context, pathSegments(path));
+  try {
+    const kept = new SmallestNames(options.limit);
+    await scanNames(context, directory.fd, path, (raw) => kept.offer(raw));
+    const entries: DirectoryEntry[] = [];
+    for (const { raw } of kept.sorted()) {
+      let status;
+      try {
+        status = lstatSync(context.paths.child(directory.fd, raw));
+      } catch (error) {
+        // Deleted since the scan: a listing is a snapshot, and a vanished name is not in it.
+        if (hostCode(error) === 'ENOENT') continue;
+        throw mapNodeError(error, path);
+      }
+      const name = shownName(raw);
+      const kind = entryKind(status);
+      entries.push({
+        name,
+        path: childPath(path, name),
+        kind,
+        sizeBytes: kind === 'file' ? status.size : null,
+        modifiedAt: status.mtime.toISOString(),
+      });
+    }
+    return { entries, truncated: kept.overflowed };
+  } finally {
+    directory.release();
+  }
+}
+
+/** Feeds every raw name of the directory `fd` pins to `visit`, yielding to the event loop now and then. */
+export async function scanNames(
+  context: OperationContext,
+  fd: number,
+  path: WorkspacePath,
+  visit: (raw: Buffer, isDirectory: boolean) => void,
+): Promise<void> {
+  let handle: Dir;
+  try {
+    // Names come as raw bytes: decoding them here would make an invalid name reopen another file.
+    handle = opendirSync(context.paths.of(fd), { encoding: 'buffer' as BufferEncoding, bufferSize: 1024 });
+  } catch (error) {
+    throw mapNodeError(error, path);
+  }
+  try {
+    let seen = 0;
+    for (;;) {
+      const entry = handle.readSync();
+      if (entry === null) return;
+      visit(entry.name as unknown as Buffer, entry.isDirectory());
+      if (++seen % ENTRIES_PER_SLICE === 0) await yieldNow();
+    }
+  } catch (error) {
+    throw mapNodeError(error, path);
+  } finally {
+    handle.closeSync();
+  }
+}

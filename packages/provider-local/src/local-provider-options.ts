@@ -1,0 +1,30 @@
+import type { WorkspacePath } from '@libos/core';
+
+/** Options of `createLocalProvider`. */
+export interface LocalProviderOptions {
+  /** The host directory that is the workspace; resolved and opened once, at creation. */
+  readonly root: string;
+  /**
+   * For tests only, not part of the supported surface: deterministic hooks into path resolution
+   * and a replacement for `/proc/self/fd` to prove the provider refuses a fake one.
+   */
+  readonly testingHooks?: LocalProviderTestingHooks;
+}
+
+/** One directory pinned during resolution: what a testing hook sees between two steps. */
+export interface ResolveStep {
+  /** The provider method running, e.g. `readFile`. */
+  readonly operation: string;
+  /** The directory just pinned (the root is `.`); the next step acts on a name inside it. */
+  readonly path: WorkspacePath;
+  /** `walk`: a directory was just pinned; `effect`: the checks are done and the change comes next. */
+  readonly stage: 'walk' | 'effect';
+}
+
+/** Testing hooks; never needed outside tests. */
+export interface LocalProviderTestingHooks {
+  /** Called synchronously after each directory is pinned and before the next name is used. */
+  readonly afterResolveStep?: (step: ResolveStep) => void;
+  /** Stands in for `/proc/self/fd`; anything but a real procfs makes creation fail. */
+  readonly procFdDirectory?: string;
+}

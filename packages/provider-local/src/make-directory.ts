@@ -1,0 +1,52 @@
+import { lstatSync, mkdirSync } from 'node:fs';
+import { LibosError, baseName, pathSegments } from '@libos/core';
+import type { MakeDirectoryOptions, WorkspacePath } from '@libos/core';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import { stepped } from './operation-context.js';
+import type { OperationContext } from './operation-context.js';
+import { holdRoot, walk } from './walk.js';
+
+/**
+ * Creates a directory with mkdir relative to its pinned parent (mkdir never follows a link, and an
+ * existing entry of any kind makes it fail), creating missing parents one pinned step at a time.
+ */
+export function makeDirectory(
+  context: OperationContext,
+  path: WorkspacePath,
+  options: MakeDirectoryOptions,
+): { readonly created: boolean } {
+  const segments = pathSegments(path);
+  if (segments.length === 0) {
+    holdRoot(context);
+    if (options.existOk) return { created: false };
+    throw new LibosError('already_exists', `The directory '.' already exists.`, { details: { path } });
+  }
+  const { directory, created: parentsMade } = walk(context, segments.slice(0, -1), options.parents);
+  try {
+    const target = context.paths.named(directory.fd, baseName(path));
+    stepped(context, directory.path, 'effect');
+    try {
+      mkdirSync(target, 0o777);
+      return { created: true };
+    } catch (error) {
+      if (hostCode(error) !== 'EEXIST') throw mapNodeError(error, path);
+    }
+    let existing;
+    try {
+      existing = lstatSync(target);
+    } catch (error) {
+      throw mapNodeError(error, path);
+    }
+    const details = { path };
+    if (existing.isSymbolicLink()) {
+      throw new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { details });
+    }
+    if (!existing.isDirectory()) throw new LibosError('not_a_directory', `'${path}' exists and is not a directory.`, { details });
+    if (!options.existOk) throw new LibosError('already_exists', `The directory '${path}' already exists.`, { details });
+    return { created: false };
+  } catch (error) {
+    throw mapNodeError(error, path, parentsMade > 0 ? 'unknown' : 'none');
+  } finally {
+    directory.release();
+  }
+}

@@ -1,0 +1,51 @@
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { LibosError } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
+import { ENTRY_HANDLE } from './host-flags.js';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import type { OperationContext } from './operation-context.js';
+
+/** An entry held by an O_PATH handle: no I/O was opened, whatever kind it turned out to be. */
+export interface ProbedEntry {
+  readonly fd: number;
+  readonly status: Stats;
+}
+
+/**
+ * Pins the entry `name` inside `parentFd` without opening it for I/O and without following a link
+ * (O_PATH|O_NOFOLLOW yields a handle on the link itself), so a FIFO or device is never opened and
+ * every later check reads the very inode held. Null when nothing is there.
+ */
+export function probeEntry(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): ProbedEntry | null {
+  let fd: number;
+  try {
+    fd = openSync(context.paths.named(parentFd, name), ENTRY_HANDLE);
+  } catch (error) {
+    if (hostCode(error) === 'ENOENT') return null;
+    throw mapNodeError(error, path);
+  }
+  try {
+    return { fd, status: fstatSync(fd) };
+  } catch (error) {
+    closeSync(fd);
+    throw mapNodeError(error, path);
+  }
+}
+
+/** Refuses anything but a regular file with exactly one name; the checks read the held inode. */
+export function requireSingleFile(status: Stats, path: WorkspacePath): void {
+  const details = { path };
+  if (status.isSymbolicLink()) {
+    throw new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { details });
+  }
+  if (status.isDirectory()) throw new LibosError('not_a_file', `'${path}' is a directory, not a file.`, { details });
+  if (!status.isFile()) {
+    throw new LibosError('not_a_file', `'${path}' is not a regular file (a FIFO, socket or device).`, { details });
+  }
+  if (status.nlink > 1) {
+    throw new LibosError('hard_link_refused', `'${path}' has ${status.nlink} hard links; such files are refused.`, {
+      details: { path, links: status.nlink },
+    });
+  }
+}

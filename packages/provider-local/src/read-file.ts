@@ -1,0 +1,75 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { LibosError, baseName, pathSegments } from '@libos/core';
+import type { FileRead, ReadFileOptions, WorkspacePath } from '@libos/core';
+import { REOPEN_FILE } from './host-flags.js';
+import { mapNodeError } from './map-node-error.js';
+import type { OperationContext } from './operation-context.js';
+import { probeEntry, requireSingleFile } from './probe-entry.js';
+import { walk } from './walk.js';
+
+/**
+ * Reads a prefix of a regular file: probe the leaf with an O_PATH handle, check kind and link count
+ * on that handle, then reopen the same inode through its magic link and read exactly
+ * `maxBytes + 1` bytes, the extra one only telling whether the file holds more.
+ */
+export function readFile(context: OperationContext, path: WorkspacePath, options: ReadFileOptions): FileRead {
+  const segments = pathSegments(path);
+  if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
+  const { directory } = walk(context, segments.slice(0, -1));
+  try {
+    const probe = probeEntry(context, directory.fd, baseName(path), path);
+    if (probe === null) throw new LibosError('not_found', `Nothing exists at '${path}'.`, { details: { path } });
+    try {
+      requireSingleFile(probe.status, path);
+      return readPrefix(context, probe.fd, path, options.maxBytes);
+    } finally {
+      closeSync(probe.fd);
+    }
+  } finally {
+    directory.release();
+  }
+}
+
+function readPrefix(context: OperationContext, handle: number, path: WorkspacePath, maxBytes: number): FileRead {
+  let fd: number;
+  try {
+    fd = openSync(context.paths.of(handle), REOPEN_FILE);
+  } catch (error) {
+    throw mapNodeError(error, path);
+  }
+  try {
+    // The reopened fd is the probed inode (the magic link names it, not a path); checked anyway.
+    const status = fstatSync(fd);
+    requireSingleFile(status, path);
+    const buffer = Buffer.allocUnsafeSlow(Math.min(maxBytes + 1, Math.max(status.size + 1, 1)));
+    let filled = readInto(fd, buffer, 0);
+    // The file may have grown since the fstat: read on until the wanted bytes or end of file.
+    if (filled === buffer.length && buffer.length < maxBytes + 1) {
+      const larger = Buffer.allocUnsafeSlow(maxBytes + 1);
+      buffer.copy(larger, 0, 0, filled);
+      filled = readInto(fd, larger, filled);
+      return prefix(larger, filled, maxBytes);
+    }
+    return prefix(buffer, filled, maxBytes);
+  } catch (error) {
+    throw mapNodeError(error, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readInto(fd: number, buffer: Buffer, start: number): number {
+  let filled = start;
+  while (filled < buffer.length) {
+    const count = readSync(fd, buffer, filled, buffer.length - filled, filled);
+    if (count === 0) break;
+    filled += count;
+  }
+  return filled;
+}
+
+function prefix(buffer: Buffer, filled: number, maxBytes: number): FileRead {
+  const truncated = filled > maxBytes;
+  const bytes = buffer.subarray(0, truncated ? maxBytes : filled);
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), truncated };
+}

@@ -1,0 +1,31 @@
+import { fstatSync, lstatSync } from 'node:fs';
+import { baseName, pathSegments } from '@libos/core';
+import type { PathStatus, WorkspacePath } from '@libos/core';
+import { entryKind } from './entry-kind.js';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import type { OperationContext } from './operation-context.js';
+import { walk } from './walk.js';
+
+/** Observes the kind at a path with an lstat relative to the pinned parent: a final link is `symlink`. */
+export function statPath(context: OperationContext, path: WorkspacePath): PathStatus {
+  const segments = pathSegments(path);
+  const { directory } = walk(context, segments.slice(0, -1));
+  try {
+    const status =
+      segments.length === 0 ? lstatOrNull(() => fstatSync(directory.fd), path) : lstatOrNull(() => lstatSync(context.paths.named(directory.fd, baseName(path))), path);
+    if (status === null) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
+    const kind = entryKind(status);
+    return { kind, sizeBytes: kind === 'file' ? status.size : null, modifiedAt: status.mtime.toISOString() };
+  } finally {
+    directory.release();
+  }
+}
+
+function lstatOrNull<T>(probe: () => T, path: WorkspacePath): T | null {
+  try {
+    return probe();
+  } catch (error) {
+    if (hostCode(error) === 'ENOENT') return null;
+    throw mapNodeError(error, path);
+  }
+}

@@ -1,0 +1,113 @@
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { LibosError, ROOT_PATH, childPath } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
+import { DIRECTORY_HANDLE } from './host-flags.js';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import { stepped } from './operation-context.js';
+import type { OperationContext } from './operation-context.js';
+
+/** A directory pinned by fd; `release` closes it unless it is the root. */
+export interface HeldDirectory {
+  readonly fd: number;
+  readonly path: WorkspacePath;
+  release(): void;
+}
+
+/** The result of a walk: the last directory held, and how many directories the walk created. */
+export interface Walk {
+  readonly directory: HeldDirectory;
+  readonly created: number;
+}
+
+/** Holds the root itself; nothing to close. Fails with `not_found` once the root is deleted. */
+export function holdRoot(context: OperationContext): HeldDirectory {
+  if (fstatSync(context.root.fd).nlink === 0) {
+    throw new LibosError('not_found', 'The workspace root no longer exists.', { details: { path: ROOT_PATH } });
+  }
+  stepped(context, ROOT_PATH);
+  return { fd: context.root.fd, path: ROOT_PATH, release: () => undefined };
+}
+
+/**
+ * Walks `segments` from the root one directory at a time, holding one fd at a time, each opened
+ * relative to the previous one with O_NOFOLLOW: a link anywhere fails instead of being followed, and
+ * a concurrent rename of an already pinned directory cannot redirect the rest of the walk.
+ * With `create`, missing directories are made (mode 0777 less the umask) and then opened the same way.
+ */
+export function walk(context: OperationContext, segments: readonly string[], create = false): Walk {
+  let current = holdRoot(context);
+  let created = 0;
+  try {
+    for (const name of segments) {
+      const path = childPath(current.path, name);
+      let fd: number;
+      try {
+        fd = openChildDirectory(context, current.fd, name, path);
+      } catch (error) {
+        if (!create || !LibosError.is(error, 'not_found')) throw error;
+        created += makeChildDirectory(context, current.fd, name, path);
+        fd = openChildDirectory(context, current.fd, name, path);
+      }
+      current.release();
+      current = { fd, path, release: () => closeSync(fd) };
+      stepped(context, path);
+    }
+    return { directory: current, created };
+  } catch (error) {
+    current.release();
+    throw created > 0 ? mapNodeError(error, current.path, 'unknown') : error;
+  }
+}
+
+/** Pins the parent of the last segment; null when an ancestor is missing and `missingOk` accepts that. */
+export function walkParent(context: OperationContext, segments: readonly string[], missingOk: boolean): HeldDirectory | null {
+  try {
+    return walk(context, segments.slice(0, -1)).directory;
+  } catch (error) {
+    // A missing ancestor means the target is missing too.
+    if (missingOk && LibosError.is(error, 'not_found')) return null;
+    throw error;
+  }
+}
+
+/** Opens `name` inside `parentFd` as a directory handle, refusing links and non-directories. */
+export function openChildDirectory(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): number {
+  try {
+    return openSync(context.paths.named(parentFd, name), DIRECTORY_HANDLE);
+  } catch (error) {
+    const code = hostCode(error);
+    if (code !== 'ENOTDIR' && code !== 'ELOOP') throw mapNodeError(error, path);
+    throw refusalFor(context, parentFd, name, path);
+  }
+}
+
+/** Creates one directory; 1 when this call made it, 0 when someone else had (then the open decides). */
+function makeChildDirectory(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): number {
+  try {
+    mkdirSync(context.paths.named(parentFd, name), 0o777);
+    return 1;
+  } catch (error) {
+    if (hostCode(error) === 'EEXIST') return 0;
+    throw mapNodeError(error, path);
+  }
+}
+
+// The open said "link or not a directory"; an lstat only words the refusal, it never decides access.
+function refusalFor(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): LibosError {
+  let kind: string;
+  try {
+    const status = lstatSync(context.paths.named(parentFd, name));
+    kind = status.isSymbolicLink() ? 'symlink' : status.isDirectory() ? 'directory' : 'other';
+  } catch {
+    kind = 'missing';
+  }
+  const details = { path };
+  if (kind === 'symlink') {
+    return new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { details });
+  }
+  if (kind === 'missing') return new LibosError('not_found', `Nothing exists at '${path}'.`, { details });
+  if (kind === 'directory') {
+    return new LibosError('changed_during_operation', `'${path}' changed while it was being resolved.`, { details });
+  }
+  return new LibosError('not_a_directory', `'${path}' is not a directory.`, { details });
+}
