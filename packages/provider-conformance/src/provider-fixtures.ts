@@ -20,6 +20,11 @@ export interface ProviderFixtures {
   readFile(path: string): Promise<Uint8Array | null>;
   /** Observes the kind at a path without following links. */
   kindOf(path: string): Promise<'file' | 'directory' | 'symlink' | 'other' | 'missing'>;
+  /** Reads and sets a regular file's permission bits (`0o7777` mask); absent when the store has none. */
+  readonly modes?: {
+    get(path: string): Promise<number>;
+    set(path: string, mode: number): Promise<void>;
+  };
   /**
    * A place outside the workspace for escape attempts: symlink targets that reach an outside file
    * holding `OUTSIDE` and an outside directory holding that file, relative to `fromDirectory`
@@ -39,6 +44,11 @@ export interface ProviderFixtures {
 export interface ProviderUnderTest {
   readonly provider: FileSystemProviderV1;
   readonly fixtures: ProviderFixtures;
+  /**
+   * Where the workspace lives in the backing store (a host directory, a volume path), when known:
+   * no error message or detail may contain it. `/workspace` and `provider.hostPath('.')` are always checked.
+   */
+  readonly hostRoot?: string;
 }
 
 /** Context passed to a factory: register cleanups that run after the test. */

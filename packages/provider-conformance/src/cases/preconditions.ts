@@ -1,0 +1,102 @@
+import type { CaseRequirements } from '../conformance-case.js';
+import type { ProviderFixtures } from '../provider-fixtures.js';
+import { OLD_CONTENT } from './operations.js';
+
+/** A state the fixtures build before an operation, and the path the operation then targets. */
+export interface Precondition {
+  /** The group its rows report under, so gating and ids follow the feature under test. */
+  readonly group: string;
+  readonly requires: CaseRequirements;
+  setup(fixtures: ProviderFixtures): Promise<string>;
+}
+
+const plain = (setup: Precondition['setup']): Precondition => ({ group: 'errors', requires: {}, setup });
+const hardLinks = (setup: Precondition['setup'], requires: CaseRequirements = {}): Precondition => ({
+  group: 'hard links',
+  requires: { capabilities: ['hardLinks'], fixtures: requires.fixtures ?? [] },
+  setup,
+});
+const special = (setup: Precondition['setup']): Precondition => ({
+  group: 'special files',
+  requires: { capabilities: ['specialFiles'], fixtures: ['fifo'] },
+  setup,
+});
+
+function fifo(fixtures: ProviderFixtures, path: string): Promise<void> {
+  if (fixtures.fifo === undefined) throw new Error('The case requires the fifo fixture.');
+  return fixtures.fifo(path);
+}
+
+/** States without links, plus hard links and FIFOs; link states come from `linkPreconditions`. */
+export const basicPreconditions = {
+  missing: plain(async () => 'target'),
+  'a missing parent': plain(async () => 'absent/target'),
+  'a file': plain(async (fixtures) => (await fixtures.writeFile('target', OLD_CONTENT), 'target')),
+  'a directory': plain(async (fixtures) => (await fixtures.makeDirectory('target'), 'target')),
+  'a non-empty directory': plain(async (fixtures) => (await fixtures.writeFile('target/child.txt', OLD_CONTENT), 'target')),
+  'the root': plain(async (fixtures) => (await fixtures.writeFile('kept.txt', OLD_CONTENT), '.')),
+  'a path through a file': plain(async (fixtures) => (await fixtures.writeFile('file.txt', OLD_CONTENT), 'file.txt/target')),
+  'a path through a nested file': plain(async (fixtures) => (await fixtures.writeFile('a/file.txt', OLD_CONTENT), 'a/file.txt/b/target')),
+  'a fifo': special(async (fixtures) => (await fifo(fixtures, 'target'), 'target')),
+  'a path through a fifo': special(async (fixtures) => (await fifo(fixtures, 'pipe'), 'pipe/target')),
+  'a hard-linked file': hardLinks(async (fixtures) => {
+    await fixtures.writeFile('target', OLD_CONTENT);
+    await fixtures.hardLink('target', 'twin');
+    return 'target';
+  }),
+  'a hard-linked file in another directory': hardLinks(async (fixtures) => {
+    await fixtures.writeFile('b/twin', OLD_CONTENT);
+    await fixtures.makeDirectory('a');
+    await fixtures.hardLink('b/twin', 'a/target');
+    return 'a/target';
+  }),
+  'a file hard-linked from outside': hardLinks(
+    async (fixtures) => {
+      if (fixtures.outside.hardLinkFromOutside === undefined) throw new Error('The case requires outside.hardLinkFromOutside.');
+      await fixtures.outside.hardLinkFromOutside('target');
+      return 'target';
+    },
+    { fixtures: ['hardLinkFromOutside'] },
+  ),
+} satisfies Record<string, Precondition>;
+
+/** The name of one non-link precondition. */
+export type BasicPreconditionName = keyof typeof basicPreconditions;
+
+/** What a symbolic link points at, by the name rows use. */
+export const linkKinds = ['to a file inside', 'to a directory inside', 'to a file outside', 'to a directory outside', 'dangling', 'to itself'] as const;
+
+/** Where the link sits relative to the path the operation targets. */
+export const linkPositions = ['as a root child', 'as a nested target', 'as a root child parent', 'as a middle component'] as const;
+
+/** Tells whether the link is the last component of the operated path. */
+export function isLeafPosition(position: (typeof linkPositions)[number]): boolean {
+  return position === 'as a root child' || position === 'as a nested target';
+}
+
+/** Builds a workspace with inside targets (`inside.txt`, `insidedir/x`) and one link, returning the operated path. */
+export function linkPrecondition(kind: (typeof linkKinds)[number], position: (typeof linkPositions)[number]): Precondition {
+  const nested = position === 'as a nested target' || position === 'as a middle component';
+  const directory = nested ? 'a' : '.';
+  const link = nested ? 'a/ln' : 'ln';
+  const up = nested ? '../' : '';
+  return {
+    group: 'symlinks',
+    requires: { capabilities: ['symlinks'] },
+    async setup(fixtures) {
+      await fixtures.writeFile('inside.txt', OLD_CONTENT);
+      await fixtures.writeFile('insidedir/x', OLD_CONTENT);
+      await fixtures.makeDirectory('a');
+      const target = {
+        'to a file inside': `${up}inside.txt`,
+        'to a directory inside': `${up}insidedir`,
+        'to a file outside': fixtures.outside.fileTarget(directory),
+        'to a directory outside': fixtures.outside.directoryTarget(directory),
+        dangling: `${up}nowhere`,
+        'to itself': 'ln',
+      }[kind];
+      await fixtures.symlink(link, target);
+      return isLeafPosition(position) ? link : `${link}/x`;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
+import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
+import { directoryCases } from './cases/directory-cases.js';
+import { errorTableCases } from './cases/error-table.js';
+import { gitCases } from './cases/git-cases.js';
+import { hardLinkCases, symlinkCases } from './cases/link-cases.js';
+import { lifecycleCases } from './cases/lifecycle-cases.js';
+import { listingCases } from './cases/listing-cases.js';
+import { readCases } from './cases/read-cases.js';
+import { specialFileCases } from './cases/special-file-cases.js';
+import { statCases } from './cases/stat-cases.js';
+import { writeCases } from './cases/write-cases.js';
+import type { ConformanceCase } from './conformance-case.js';
+
+function assertUniqueIds(cases: readonly ConformanceCase[]): readonly ConformanceCase[] {
+  const seen = new Set<string>();
+  for (const testCase of cases) {
+    if (seen.has(testCase.id)) throw new Error(`Two conformance cases share the id ${JSON.stringify(testCase.id)}.`);
+    seen.add(testCase.id);
+  }
+  return cases;
+}
+
+/**
+ * Every case of the kit, grouped by feature (`stat`, `listing`, ..., `symlinks`, `.git`); as data, so a
+ * test can run any of them with `runCase`, outside `describeProvider`.
+ */
+export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
+  ...statCases,
+  ...listingCases,
+  ...readCases,
+  ...writeCases,
+  ...atomicReplaceCases,
+  ...exclusiveCreateCases,
+  ...directoryCases,
+  ...deleteFileCases,
+  ...deleteDirectoryCases,
+  ...symlinkCases,
+  ...hardLinkCases,
+  ...specialFileCases,
+  ...gitCases,
+  ...lifecycleCases,
+  ...errorTableCases(),
+]);
