@@ -70,6 +70,12 @@ export interface ObjectMemory {
 /** The read and list side of a memory, for a runtime to expose to its embedder. */
 export type ObjectMemoryReader = Pick<ObjectMemory, 'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view'>;
 
+/** A view of `memory` with only its read and list methods, safe to hand out. */
+export function objectMemoryReader(memory: ObjectMemory): ObjectMemoryReader {
+  const { hasNamespace, listNamespaces, find, get, getByOid, list, view } = memory;
+  return Object.freeze({ hasNamespace, listNamespaces, find, get, getByOid, list, view });
+}
+
 /** Makes an empty Object Memory, or one restored from `options.restore`. */
 export function createObjectMemory(options: ObjectMemoryOptions = {}): ObjectMemory {
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_BOUNDS.object_payload_max_bytes;

@@ -1,4 +1,4 @@
-export { createObjectMemory } from './create-object-memory.js';
+export { createObjectMemory, objectMemoryReader } from './create-object-memory.js';
 export type { CheckpointSummary, CreateObjectInput, ObjectMemory, ObjectMemoryOptions, ObjectMemoryReader } from './create-object-memory.js';
 export type { JsonValue, MemoryObject } from './memory-object.js';
 export { OID_PATTERN } from './memory-object.js';

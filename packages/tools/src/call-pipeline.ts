@@ -6,6 +6,7 @@ import {
   type CallResult,
   type FileSystemProviderV1,
 } from '@libos/core';
+import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
 import { describeInputIssues } from './input-issues.js';
@@ -24,6 +25,7 @@ export interface CallEnvironment {
   readonly tools: ReadonlyMap<string, RegisteredTool>;
   readonly provider: FileSystemProviderV1;
   readonly authority: Authority;
+  readonly memory: ObjectMemory;
   readonly bounds: Bounds;
   isClosed(): boolean;
 }
@@ -114,6 +116,7 @@ function createContext(
     process: state,
     provider: environment.provider,
     authority: environment.authority,
+    memory: environment.memory,
     bounds: environment.bounds,
     get argumentsSha256() {
       // Hashed only when authority asks: most calls never need it.

@@ -8,6 +8,7 @@ import {
   type FileSystemProviderV1,
   type LibosConfig,
 } from '@libos/core';
+import { createObjectMemory, objectMemoryReader, type CheckpointSummary, type ObjectMemoryReader } from '@libos/object-memory';
 import { createAuthority } from './authority/create-authority.js';
 import type { CallEnvironment, RegisteredTool } from './call-pipeline.js';
 import { createProcess, spawnAt, type RuntimeProcess, type SpawnOptions } from './runtime-process.js';
@@ -21,6 +22,8 @@ export interface RuntimeOptions {
   readonly config?: LibosConfig | ConfigInput;
   /** Answers `ask` grants; without one they fail with `approval_required`. */
   readonly approver?: Approver;
+  /** A checkpoint file (host path) whose Objects the runtime's memory starts with. */
+  readonly restore?: string;
 }
 
 /** One provider, one authority policy and the bounds, serving processes. */
@@ -31,6 +34,10 @@ export interface Runtime {
   readonly provider: FileSystemProviderV1;
   /** Every tool with its JSON Schemas, for `tools/list` and other model APIs. */
   readonly tools: readonly ToolSummary[];
+  /** Reads and lists the runtime's Objects, including namespaces restored from a checkpoint. */
+  readonly objects: ObjectMemoryReader;
+  /** Writes the live Objects of `namespaces` (default: all) into one SQLite file, replacing it atomically. */
+  checkpoint(file: string, options?: { readonly namespaces?: readonly string[] }): Promise<CheckpointSummary>;
   /** A new process whose working directory is the workspace root. */
   spawn(): RuntimeProcess;
   /** A new process starting in `cwd` (from the root); rejects like `set_working_directory` would. */
@@ -59,6 +66,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     );
   }
   const config = parseConfig(options.config ?? {});
+  const memory = createObjectMemory({
+    maxPayloadBytes: config.bounds.object_payload_max_bytes,
+    namespaces: config.namespaces.map((namespace) => namespace.name),
+    ...(options.restore === undefined ? {} : { restore: options.restore }),
+  });
   const authority = createAuthority({ config, ...(options.approver === undefined ? {} : { approver: options.approver }) });
   const registered = new Map<string, RegisteredTool>(
     BUILTIN_TOOLS.map((definition) => [definition.name, { definition, inputSchema: definition.inputSchema(config.bounds) }]),
@@ -69,6 +81,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tools: registered,
     provider,
     authority,
+    memory,
     bounds: config.bounds,
     isClosed: () => closed,
   };
@@ -86,6 +99,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     bounds: config.bounds,
     provider,
     tools,
+    objects: objectMemoryReader(memory),
+    checkpoint: async (file, checkpointOptions) => memory.checkpoint(file, checkpointOptions),
     spawn,
     close() {
       closed = true;

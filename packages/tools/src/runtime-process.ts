@@ -32,7 +32,7 @@ export interface RuntimeProcess {
 /** Creates a process at `cwd` (already known to be valid). */
 export function createProcess(environment: CallEnvironment, cwd: WorkspacePath): RuntimeProcess {
   const id = `pid_${randomBytes(8).toString('hex')}`;
-  const state: ProcessState = { id, cwd, namespace: `process:${id}` };
+  const state: ProcessState = { id, cwd, namespace: environment.memory.openProcessNamespace(id) };
   function spawn(): RuntimeProcess;
   function spawn(options: SpawnOptions): Promise<RuntimeProcess>;
   function spawn(options?: SpawnOptions): RuntimeProcess | Promise<RuntimeProcess> {

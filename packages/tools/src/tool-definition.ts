@@ -7,6 +7,7 @@ import type {
   TargetKind,
   WorkspacePath,
 } from '@libos/core';
+import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 
 /** The process a call runs in: its id, its cwd and its own Object namespace. */
@@ -21,6 +22,8 @@ export interface ToolContext {
   readonly process: ProcessState;
   readonly provider: FileSystemProviderV1;
   readonly authority: Authority;
+  /** The runtime's one Object Memory. */
+  readonly memory: ObjectMemory;
   readonly bounds: Bounds;
   /** Lowercase hex SHA-256 of the call's arguments JSON. */
   readonly argumentsSha256: string;

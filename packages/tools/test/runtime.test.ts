@@ -13,6 +13,8 @@ const TOOL_NAMES = [
   'write_directory',
   'delete_file',
   'delete_directory',
+  'create_object_from_file',
+  'write_object_to_file',
 ];
 
 describe('createRuntime', () => {

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../tool-definition.js';
+import { createObjectFromFile } from './create-object-from-file.js';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { getWorkingDirectory } from './get-working-directory.js';
@@ -6,12 +7,10 @@ import { readDirectory } from './read-directory.js';
 import { readTextFile } from './read-text-file.js';
 import { setWorkingDirectory } from './set-working-directory.js';
 import { writeDirectory } from './write-directory.js';
+import { writeObjectToFile } from './write-object-to-file.js';
 import { writeTextFile } from './write-text-file.js';
 
-/**
- * Every tool a runtime serves, in the order `runtime.tools` publishes them. Object Memory's two
- * transfer tools join this list when that package lands.
- */
+/** Every tool a runtime serves, in the order `runtime.tools` publishes them. */
 export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
   getWorkingDirectory,
   setWorkingDirectory,
@@ -21,4 +20,6 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
   writeDirectory,
   deleteFile,
   deleteDirectory,
+  createObjectFromFile,
+  writeObjectToFile,
 ];

@@ -1,0 +1,68 @@
+import { LibosError, labelExceeds } from '@libos/core';
+import { assertValidNamespace, normalizeObjectName, type JsonValue } from '@libos/object-memory';
+import { z } from 'zod';
+import { resolveEncoding } from '../encodings/index.js';
+import { defineTool } from '../tool-definition.js';
+import { encodingField, identityField, pathField } from './tool-fields.js';
+
+/** `write_object_to_file`: writes an Object's text to a file like write_text_file, after the egress check. */
+export const writeObjectToFile = defineTool({
+  name: 'write_object_to_file',
+  title: 'Write Object to file',
+  description:
+    'Writes the text of the Object named `name` in `namespace` (default: this process\'s own namespace) to a file, ' +
+    'encoded with `encoding`, exactly like write_text_file (atomic replace, missing parents created). The Object is found ' +
+    'by name only; its payload must be a string or hold a string `content`, else unsupported_payload. An Object whose ' +
+    'label is above the target\'s clearance fails with egress_denied. With `overwrite: false` an existing file fails with ' +
+    'already_exists. Fails with invalid_name, invalid_namespace, namespace_not_found, object_not_found, encode_failed, ' +
+    'denied, not_a_file, symlink_refused or hard_link_refused.',
+  inputSchema: () =>
+    z.strictObject({
+      name: z.string().describe('The name of the Object to write (trimmed).'),
+      path: pathField('The file to write.'),
+      namespace: z.string().optional().describe('The namespace holding the Object (default: this process\'s own namespace).'),
+      encoding: encodingField,
+      overwrite: z.boolean().default(true).describe('Replace an existing file (default true); false fails with already_exists.'),
+    }),
+  outputSchema: z.strictObject({
+    oid: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    path: identityField,
+    bytes_written: z.number().int().min(0),
+    created: z.boolean().describe('True when no file existed before.'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async execute(input, context) {
+    const name = normalizeObjectName(input.name);
+    const namespace = input.namespace ?? context.process.namespace;
+    assertValidNamespace(namespace);
+    const codec = resolveEncoding(input.encoding);
+    const path = context.resolvePath(input.path);
+    const { authority, memory, process } = context;
+    authority.authorizeNamespace(namespace, 'read', process.namespace);
+    if (namespace === process.namespace) memory.openProcessNamespace(process.id);
+    // Resolved before the write authority, so an approver sees exactly the bytes that would be written.
+    const object = memory.get(namespace, name);
+    const bytes = codec.encode(payloadText(object.payload));
+    const permit = await context.authorize({ right: 'write', path, target: 'file', content: { bytes } });
+    const clearance = authority.clearanceOf(path);
+    if (labelExceeds(object.label, clearance)) {
+      throw new LibosError('egress_denied', `Writing an Object labelled ${object.label} to ${path} is not permitted.`, {
+        details: { right: 'write', path, label: object.label, clearance },
+      });
+    }
+    permit.spend();
+    const { created } = await context.provider.writeFile(path, bytes, { overwrite: input.overwrite });
+    return { oid: object.oid, namespace, name, path, bytes_written: bytes.length, created };
+  },
+});
+
+function payloadText(payload: JsonValue): string {
+  if (typeof payload === 'string') return payload;
+  if (typeof payload === 'object' && payload !== null && !Array.isArray(payload)) {
+    const content = (payload as { readonly [key: string]: JsonValue })['content'];
+    if (typeof content === 'string') return content;
+  }
+  throw new LibosError('unsupported_payload', 'The Object holds no text: its payload is neither a string nor has a string "content".');
+}
