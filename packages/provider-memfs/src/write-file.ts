@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { LibosError, type WorkspacePath, type WriteFileOptions } from '@libos/core';
 import type { IFs } from 'memfs';
-import { mapMemfsError } from './map-memfs-error.js';
+import { hostCode, mapMemfsError } from './map-memfs-error.js';
 import { createMissingDirectories } from './make-directory.js';
 import { readPrefix } from './read-file.js';
 import { checkRegularFile, linkRefused, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
@@ -85,10 +85,7 @@ function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: numb
  * nlink and child counts right, which a rename onto an existing name does not (memfs.md section 2).
  */
 function replaceFile(fs: IFs, volumePath: string, bytes: Uint8Array, old: MemfsStats): void {
-  const slash = volumePath.lastIndexOf('/');
-  const temp = `${volumePath.slice(0, slash)}/.libos-${randomBytes(8).toString('hex')}.tmp`;
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-  const fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  const { temp, fd } = createTempFile(fs, volumePath.slice(0, volumePath.lastIndexOf('/')));
   try {
     try {
       writeAll(fs, fd, bytes);
@@ -102,6 +99,21 @@ function replaceFile(fs: IFs, volumePath: string, bytes: Uint8Array, old: MemfsS
     throw error;
   }
   fs.renameSync(temp, volumePath);
+}
+
+let tempCounter = 0;
+
+/** A fresh temp file beside the target; O_EXCL skips any name that happens to exist already. */
+function createTempFile(fs: IFs, directory: string): { temp: string; fd: number } {
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  for (let attempt = 0; ; attempt++) {
+    const temp = `${directory}/.libos-${(tempCounter++).toString(36)}.tmp`;
+    try {
+      return { temp, fd: fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600) };
+    } catch (error) {
+      if (hostCode(error) !== 'EEXIST' || attempt >= 100) throw error;
+    }
+  }
 }
 
 function writeAll(fs: IFs, fd: number, bytes: Uint8Array): void {

@@ -182,4 +182,13 @@ describe('readFile', () => {
     expect(text((await provider.readFile(p('file'), { maxBytes: 5 })).bytes)).toBe('x');
     await provider.writeFile(p('file'), bytesOf('y'), { overwrite: true });
   });
+
+  it('reports a mode-bit refusal as provider_failure with effect none', async () => {
+    const { provider, fixtures, volume } = testbed();
+    await fixtures.writeFile('sealed', 'x');
+    volume.chmodSync('/workspace/sealed', 0o000);
+    const error = await failsWith(provider.readFile(p('sealed'), { maxBytes: 5 }), 'provider_failure');
+    expect(error.effect).toBe('none');
+    expect(error.message).toBe("The memory volume failed to read 'sealed' (EACCES).");
+  });
 });

@@ -141,3 +141,25 @@ describe('makeDirectory', () => {
     expect(await fixtures.kindOf('gone')).toBe('missing');
   });
 });
+
+describe('writeFile temp names', () => {
+  it('steps over a workspace file that already has the temp name it picked', async () => {
+    const { provider, fixtures, volume } = testbed();
+    await fixtures.writeFile('d/f', 'old');
+    const original = volume.openSync.bind(volume);
+    const squatted: string[] = [];
+    volume.openSync = ((file: string, flags: number, mode?: number) => {
+      // Someone else's file appears under the first two temp names just before the provider opens them.
+      if (file.includes('.libos-') && squatted.length < 2) {
+        volume.writeFileSync(file, 'mine');
+        squatted.push(file);
+      }
+      return original(file, flags, mode);
+    }) as typeof volume.openSync;
+    await provider.writeFile(p('d/f'), bytesOf('new'), { overwrite: true });
+    expect(text(await fixtures.readFile('d/f'))).toBe('new');
+    expect(squatted).toHaveLength(2);
+    for (const file of squatted) expect(volume.readFileSync(file, 'utf8')).toBe('mine');
+    expect(volume.readdirSync('/workspace/d')).toHaveLength(3);
+  });
+});
