@@ -1,11 +1,21 @@
 import { DEFAULT_MEMFS_ROOT, createMemfsTestbed } from '@libos/provider-memfs';
 import type { ProviderUnderTest } from '../src/index.js';
 
-/** The real memfs provider with its fixtures, plus the optional `modes` fixture over the same volume. */
-export function memfsUnderTest(): ProviderUnderTest {
+/** The memfs volume type, taken from the testbed so this package needs no memfs dependency. */
+export type Volume = ReturnType<typeof createMemfsTestbed>['volume'];
+
+/** The real memfs provider and fixtures, the volume under them, and a volume path for a workspace path. */
+export interface MemfsTestbed {
+  readonly underTest: ProviderUnderTest;
+  readonly volume: Volume;
+  at(path: string): string;
+}
+
+/** A fresh memfs workspace with its fixtures, plus the optional `modes` fixture over the same volume. */
+export function memfsTestbed(): MemfsTestbed {
   const { provider, fixtures, volume } = createMemfsTestbed();
-  const at = (path: string): string => `${DEFAULT_MEMFS_ROOT}/${path}`;
-  return {
+  const at = (path: string): string => (path === '.' ? DEFAULT_MEMFS_ROOT : `${DEFAULT_MEMFS_ROOT}/${path}`);
+  const underTest: ProviderUnderTest = {
     provider,
     hostRoot: DEFAULT_MEMFS_ROOT,
     fixtures: {
@@ -16,4 +26,5 @@ export function memfsUnderTest(): ProviderUnderTest {
       },
     },
   };
+  return { underTest, volume, at };
 }

@@ -1,4 +1,4 @@
 import { describeProvider } from '../src/index.js';
-import { memfsUnderTest } from './memfs-testbed.js';
+import { memfsTestbed } from './memfs-testbed.js';
 
-describeProvider('memfs', () => memfsUnderTest());
+describeProvider('memfs', () => memfsTestbed().underTest);

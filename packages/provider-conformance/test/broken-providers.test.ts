@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { conformanceCases, runCase } from '../src/index.js';
+import type { ConformanceCase } from '../src/index.js';
+import { brokenProviders } from './broken-providers.js';
+import { memfsTestbed } from './memfs-testbed.js';
+
+const byId = new Map(conformanceCases.map((testCase) => [testCase.id, testCase]));
+
+function caseFor(id: string): ConformanceCase {
+  const testCase = byId.get(id);
+  if (testCase === undefined) throw new Error(`No case has the id ${JSON.stringify(id)}.`);
+  return testCase;
+}
+
+describe('the kit catches a provider that breaks one promise', () => {
+  for (const { name, factory, fails, passes = [] } of brokenProviders) {
+    it(`${name}: fails ${fails.length} expected case(s)`, async () => {
+      for (const id of fails) {
+        const outcome = await runCase(caseFor(id), factory, { timeoutMs: 3000 });
+        expect({ id, status: outcome.status }).toEqual({ id, status: 'failed' });
+      }
+      for (const id of passes) {
+        const outcome = await runCase(caseFor(id), factory, { timeoutMs: 3000 });
+        expect({ id, outcome }).toEqual({ id, outcome: { status: 'passed' } });
+      }
+    });
+  }
+
+  it('the real memfs provider passes every case the broken ones must fail', async () => {
+    const ids = new Set(brokenProviders.flatMap(({ fails, passes = [] }) => [...fails, ...passes]));
+    for (const id of ids) {
+      const outcome = await runCase(caseFor(id), () => memfsTestbed().underTest);
+      expect({ id, outcome }).toEqual({ id, outcome: { status: 'passed' } });
+    }
+  });
+});
