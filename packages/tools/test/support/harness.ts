@@ -2,7 +2,7 @@ import { ERROR_CODES, type CallResult, type ToolFailure } from '@libos/core';
 import { DEFAULT_MEMFS_ROOT, createMemfsTestbed, type MemfsFixtures } from '@libos/provider-memfs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
-import { createRuntime, type Runtime, type RuntimeOptions, type RuntimeProcess } from '../../src/index.js';
+import { BUILTIN_TOOLS, createRuntime, type Runtime, type RuntimeOptions, type RuntimeProcess } from '../../src/index.js';
 
 /** A runtime on a fresh memfs volume, its root process, and raw fixtures to arrange and observe state. */
 export interface Testbed {
@@ -61,6 +61,8 @@ export function assertContractResult(runtime: Runtime, name: string, outcome: Ca
   if (outcome.ok) {
     const validate = validatorFor(runtime, name);
     if (!validate(outcome.result)) expect.fail(`${name} result breaks its output schema: ${ajv.errorsText(validate.errors)}`);
+    // The zod schema too, strictly: output checking costs nothing at runtime because it happens only here.
+    BUILTIN_TOOLS.find((tool) => tool.name === name)!.outputSchema.parse(outcome.result);
     return;
   }
   const { error } = outcome;
