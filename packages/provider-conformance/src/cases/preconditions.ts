@@ -64,7 +64,7 @@ export const basicPreconditions = {
 export type BasicPreconditionName = keyof typeof basicPreconditions;
 
 /** What a symbolic link points at, by the name rows use. */
-export const linkKinds = ['to a file inside', 'to a directory inside', 'to a file outside', 'to a directory outside', 'dangling', 'to itself'] as const;
+export const linkKinds = ['to a file inside', 'to a directory inside', 'to a file outside', 'to a directory outside', 'dangling', 'to itself', 'in a loop of two'] as const;
 
 /** Where the link sits relative to the path the operation targets. */
 export const linkPositions = ['as a root child', 'as a nested target', 'as a root child parent', 'as a middle component'] as const;
@@ -94,8 +94,10 @@ export function linkPrecondition(kind: (typeof linkKinds)[number], position: (ty
         'to a directory outside': fixtures.outside.directoryTarget(directory),
         dangling: `${up}nowhere`,
         'to itself': 'ln',
+        'in a loop of two': 'ln2',
       }[kind];
       await fixtures.symlink(link, target);
+      if (kind === 'in a loop of two') await fixtures.symlink(nested ? 'a/ln2' : 'ln2', 'ln');
       return isLeafPosition(position) ? link : `${link}/x`;
     },
   };
