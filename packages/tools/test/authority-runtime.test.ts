@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ApprovalRequest, Approver, CallResult, ConfigInput, FileSystemProviderV1, WorkspacePath } from '@libos/core';
 import { createMemfsProvider } from '@libos/provider-memfs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 
 const encoder = new TextEncoder();
@@ -37,9 +40,32 @@ async function workspace(withTargets: boolean) {
   return counting(provider);
 }
 
+// Every runtime starts with an Object "doc" in the declared namespace "shared", restored from a
+// checkpoint, so write_object_to_file has something to export whatever the policy lets it read.
+const SHARED = [{ name: 'shared', rights: ['read', 'write'] as ('read' | 'write')[] }];
+let checkpointDirectory: string;
+let checkpoint: string;
+
+beforeAll(async () => {
+  checkpointDirectory = mkdtempSync(join(tmpdir(), 'libos-authority-'));
+  checkpoint = join(checkpointDirectory, 'shared.sqlite');
+  const runtime = await createRuntime({ provider: createMemfsProvider(), config: { namespaces: SHARED } });
+  await runtime.provider.writeFile(at('doc.txt'), encoder.encode('object text'), { overwrite: true });
+  const made = await runtime.spawn().call('create_object_from_file', { name: 'doc', path: 'doc.txt', namespace: 'shared' });
+  expect(made.ok).toBe(true);
+  await runtime.checkpoint(checkpoint, { namespaces: ['shared'] });
+});
+
+afterAll(() => rmSync(checkpointDirectory, { recursive: true, force: true }));
+
 async function runtimeOn(withTargets: boolean, config: ConfigInput, approver?: Approver) {
   const { provider, calls } = await workspace(withTargets);
-  const runtime = await createRuntime({ provider, config, ...(approver === undefined ? {} : { approver }) });
+  const runtime = await createRuntime({
+    provider,
+    config: { namespaces: SHARED, ...config },
+    restore: checkpoint,
+    ...(approver === undefined ? {} : { approver }),
+  });
   const process = runtime.spawn();
   calls.length = 0;
   return { runtime, process, calls };
@@ -58,6 +84,8 @@ const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] =
   ['delete_directory', { path: 'private/d', recursive: true }],
   ['delete_directory', { path: 'private/f.txt' }],
   ['create_object_from_file', { name: 'copy', path: 'private/f.txt' }],
+  ['write_object_to_file', { name: 'doc', namespace: 'shared', path: 'private/f.txt' }],
+  ['write_object_to_file', { name: 'doc', namespace: 'shared', path: 'private/d', overwrite: false }],
 ];
 
 const ALL_RIGHTS = ['read', 'write', 'delete'] as const;
@@ -95,7 +123,7 @@ describe('authority through the runtime', () => {
     const { runtime } = await runtimeOn(false, {});
     const covered = new Set(TARGETED_CALLS.map(([tool]) => tool));
     for (const tool of runtime.tools.map((summary) => summary.name)) {
-      if (tool !== 'get_working_directory' && tool !== 'write_object_to_file') expect(covered).toContain(tool);
+      if (tool !== 'get_working_directory') expect(covered).toContain(tool);
     }
   });
 
@@ -286,5 +314,40 @@ describe('a policy through the runtime', () => {
       ok: false,
       error: { code: 'denied', message: 'Writing "public/f.txt" is not permitted.' },
     });
+  });
+});
+
+describe('namespaces and labels through the runtime', () => {
+  it('refuse another process namespace and an undeclared right before the provider is called', async () => {
+    const { runtime, process, calls } = await runtimeOn(true, { namespaces: [{ name: 'inbox', rights: ['write'] }] });
+    const other = runtime.spawn();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'x', path: 'public/f.txt', namespace: other.namespace }, 'namespace_not_found'],
+      [{ name: 'x', path: 'public/f.txt', namespace: 'nowhere' }, 'namespace_not_found'],
+    ];
+    for (const [args, code] of cases) {
+      expect(await process.call('create_object_from_file', args)).toMatchObject({ ok: false, error: { code } });
+    }
+    expect(await process.call('write_object_to_file', { name: 'x', namespace: 'inbox', path: 'out.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'denied', details: { right: 'read', namespace: 'inbox' } },
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('label Objects from their file and refuse egress above the target clearance without a provider call', async () => {
+    const { process, calls } = await runtimeOn(true, {
+      labels: [{ path: 'private', tree: true, label: 'secret' }],
+      sinks: [{ path: 'vault', tree: true, max_label: 'secret' }],
+    });
+    expect(await process.call('create_object_from_file', { name: 'key', path: 'private/f.txt' })).toMatchObject({ ok: true });
+    calls.length = 0;
+    expect(await process.call('write_object_to_file', { name: 'key', path: 'public/copy.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'egress_denied', effect: 'none' },
+    });
+    expect(calls).toEqual([]);
+    expect(await process.call('write_object_to_file', { name: 'key', path: 'vault/copy.txt' })).toMatchObject({ ok: true });
+    expect(calls).toEqual(['writeFile']);
   });
 });
