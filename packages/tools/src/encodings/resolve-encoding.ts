@@ -1,4 +1,5 @@
 import { LibosError } from '@libos/core';
+import { big5Codec, eucJpCodec, eucKrCodec, gb18030Codec, gbkCodec, shiftJisCodec } from './cjk-codecs.js';
 import { asciiCodec, cp1252Codec, koi8RCodec, latin1Codec } from './single-byte-codecs.js';
 import type { TextCodec } from './text-codec.js';
 import { utf16BeCodec, utf16Codec, utf16LeCodec, utf8Codec, utf8SigCodec } from './unicode-codecs.js';
@@ -12,6 +13,12 @@ const CODECS: readonly TextCodec[] = [
   asciiCodec,
   latin1Codec,
   cp1252Codec,
+  shiftJisCodec,
+  eucJpCodec,
+  gbkCodec,
+  gb18030Codec,
+  big5Codec,
+  eucKrCodec,
   koi8RCodec,
 ];
 
