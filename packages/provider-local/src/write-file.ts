@@ -27,7 +27,7 @@ export async function writeFile(
 ): Promise<{ readonly created: boolean }> {
   const segments = pathSegments(path);
   if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
-  const { directory, created: parentsMade } = walk(context, segments.slice(0, -1), true);
+  const { directory, created: parentsMade } = walkCreatingParents(context, segments.slice(0, -1), path, options);
   try {
     const current = probeEntry(context, directory.fd, baseName(path), path);
     try {
@@ -45,6 +45,17 @@ export async function writeFile(
     throw mapNodeError(error, path, parentsMade > 0 ? 'unknown' : 'none');
   } finally {
     directory.release();
+  }
+}
+
+// A missing parent means a missing file: a hash expectation fails before any directory is made.
+function walkCreatingParents(context: OperationContext, parents: readonly string[], path: WorkspacePath, options: WriteFileOptions) {
+  try {
+    return walk(context, parents);
+  } catch (error) {
+    if (!LibosError.is(error, 'not_found')) throw error;
+    checkTarget(null, path, options);
+    return walk(context, parents, true);
   }
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
@@ -185,11 +185,20 @@ describe('writing', () => {
     await expectFailure(provider.writeFile(ROOT_PATH, bytes('x'), { overwrite: true }), 'not_a_file');
   });
 
-  it('reports effect unknown when it created parents before failing', async () => {
+  it('fails a hash expectation on a missing parent before creating anything', async () => {
     const { sandbox, provider } = testbed();
     mkdirSync(sandbox.at('a'));
-    await expectFailure(provider.writeFile(p('a/b/c'), bytes('x'), { overwrite: true, expectedSha256: '1'.repeat(64) }), 'content_conflict', 'unknown');
-    expect(lstatSync(sandbox.at('a/b')).isDirectory()).toBe(true);
+    await expectFailure(provider.writeFile(p('a/b/c'), bytes('x'), { overwrite: true, expectedSha256: '1'.repeat(64) }), 'content_conflict');
+    expect(existsSync(sandbox.at('a/b'))).toBe(false);
+  });
+
+  it('reports effect unknown when it created parents before failing', async () => {
+    let racer: (() => void) | undefined;
+    const bed = createLocalTestbed({ afterResolveStep: (step) => step.stage === 'effect' && racer?.() });
+    cleanups.push(() => bed.sandbox.remove(), () => bed.provider.close());
+    racer = () => writeFileSync(bed.sandbox.at('a/b/c'), 'racer');
+    await expectFailure(bed.provider.writeFile(p('a/b/c'), bytes('x'), { overwrite: false }), 'already_exists', 'unknown');
+    expect(readFileSync(bed.sandbox.at('a/b/c'), 'utf8')).toBe('racer');
   });
 
   it('makes directories with parents and exist_ok', async () => {
