@@ -1,0 +1,80 @@
+const WORKSPACE_OPTIONS = `Workspace options:
+  --root DIR             Workspace directory for the local provider (default: the current directory)
+  --provider local|memfs Where files live: real disk (default) or an in-memory volume
+  --seed DIR             With memfs: start from a copy of DIR (files, directories, symlinks, hard links)
+  --config FILE          Config file: bounds, grants, namespaces, labels, sinks (see the README)
+  --objects FILE         Restore Objects from this checkpoint at start (if it exists) and save the
+                         declared namespaces to it on a clean exit
+  -h, --help             Show this help
+`;
+
+/** `libos --help`. */
+export const MAIN_HELP = `libos: a sandboxed workspace for agents, as an MCP server and a command line
+
+Usage: libos <command> [options]
+
+Commands:
+  mcp       Serve every workspace tool over MCP stdio (one session per process)
+  call      Run one tool call and print its JSON result
+  tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
+  shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
+  demo      A guided tour of the tools on a demo workspace
+
+Run \`libos <command> --help\` for a command's options. \`libos --version\` prints the version.
+`;
+
+/** `libos mcp --help`. */
+export const MCP_HELP = `Usage: libos mcp [options]
+
+Serves every workspace tool over MCP on stdin/stdout, with one process (one cwd, one Object
+namespace) for the session. Logs go to stderr. Exits 0 when stdin closes. Calls that an \`ask\`
+grant covers are put to the user through MCP form elicitation when the client offers it.
+
+${WORKSPACE_OPTIONS}`;
+
+/** `libos call --help`. */
+export const CALL_HELP = `Usage: libos call TOOL [ARGS_JSON] [options]
+
+Runs one tool call in a fresh process (cwd ".") and prints {"ok": true, "result": ...} or
+{"ok": false, "error": {code, message, effect, details}}. ARGS_JSON defaults to {}.
+Exit status: 0 on success, 1 on a tool failure, 2 on a bad command line or config.
+
+Example: libos call read_text_file '{"path": "README.md", "max_bytes": 200}'
+
+${WORKSPACE_OPTIONS}`;
+
+/** `libos tools --help`. */
+export const TOOLS_HELP = `Usage: libos tools [--format FORMAT] [--config FILE]
+
+Prints every tool with its schemas as JSON.
+
+Options:
+  -f, --format FORMAT  mcp (default)       the tools/list result of \`libos mcp\`
+                       openai              Chat Completions: [{type: "function", function: {name, description, parameters}}]
+                       openai-responses    Responses API: [{type: "function", name, description, parameters}]
+                       anthropic           Messages API: [{name, description, input_schema}]
+                       json-schema         {tool: {input, output}} plain JSON Schemas
+  --config FILE        Use the bounds of this config (they set the limits of limit and max_bytes)
+  -h, --help           Show this help
+`;
+
+/** `libos shell --help`. */
+export const SHELL_HELP = `Usage: libos shell [options]
+
+An interactive session on one process whose cwd persists between commands. Reads commands
+from stdin, so it also runs scripts: \`libos shell < commands.txt\`. Type \`help\` inside.
+
+${WORKSPACE_OPTIONS}  --history FILE         Keep the line history in FILE across sessions (terminal only)
+`;
+
+/** `libos demo --help`. */
+export const DEMO_HELP = `Usage: libos demo [DIR]
+
+Runs a short tour of the tools on the local disk with in-memory Objects, printing every call and
+its result: write, list, read, change directory, import a file into an Object, export it, and the
+refusals of a symlink escape, a .git write and a path above the root. DIR defaults to
+./demo-workspace; it is created if missing and reused otherwise.
+
+Options:
+  -h, --help  Show this help
+`;

@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createMcpServer } from '../mcp/create-mcp-server.js';
+import { createElicitationApprover } from '../mcp/elicitation-approver.js';
+import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
+import { VERSION } from '../version.js';
+import { openWorkspace } from '../workspace/open-workspace.js';
+import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
+import { MCP_HELP } from './help-texts.js';
+
+/** Room for the JSON-RPC envelope around the largest arguments the bounds accept. */
+const ENVELOPE_MARGIN_BYTES = 1024 * 1024;
+/** The SDK's own default; never go below it. */
+const SDK_MAX_BUFFER_BYTES = 10 * 1024 * 1024;
+
+function log(line: string): void {
+  process.stderr.write(`libos mcp: ${line}\n`);
+}
+
+/** `libos mcp`: serves one session over stdio until stdin closes, then exits 0. */
+export async function mcpCommand(args: readonly string[]): Promise<number | undefined> {
+  const { values, positionals } = parseCommandLine('libos mcp', () => parseArgs(strictArgs(args, WORKSPACE_FLAGS)));
+  if (values.help === true) {
+    process.stdout.write(MCP_HELP);
+    return 0;
+  }
+  expectPositionals('libos mcp', positionals, 0);
+  const options = workspaceOptionsFrom('libos mcp', values);
+
+  let server: Server | undefined;
+  const workspace = await openWorkspace(options, createElicitationApprover(() => server));
+  server = createMcpServer(workspace.runtime.tools, workspace.runtime.spawn(), VERSION, log);
+
+  let closing = false;
+  const shutdown = async (status: number): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    try {
+      await server.close();
+      await workspace.close();
+    } catch (error) {
+      log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+      status = 1;
+    }
+    process.exit(status);
+  };
+  // Stdin EOF does not close the SDK transport, and an over-size message closes it without EOF:
+  // both end the session at once so that the client never waits on a dead server.
+  process.stdin.once('end', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+  process.once('SIGINT', () => void shutdown(0));
+  server.onclose = () => void shutdown(0);
+  server.onerror = (error) => log(error.message);
+
+  const maxBufferSize = Math.max(SDK_MAX_BUFFER_BYTES, workspace.bounds.arguments_max_bytes + ENVELOPE_MARGIN_BYTES);
+  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize }));
+  log(`serving ${workspace.runtime.tools.length} tools (${options.provider} provider) on stdio`);
+  return undefined;
+}

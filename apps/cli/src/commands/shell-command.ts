@@ -1,0 +1,63 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
+import { ShellSession } from '../shell/shell-session.js';
+import { openWorkspace } from '../workspace/open-workspace.js';
+import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
+import { SHELL_HELP } from './help-texts.js';
+
+const HISTORY_SIZE = 500;
+
+/** `libos shell`: one process, commands from stdin (a terminal or a pipe) until `exit` or end of input. */
+export async function shellCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine('libos shell', () => parseArgs(strictArgs(args, {
+    ...WORKSPACE_FLAGS,
+    history: { type: 'string' },
+  })));
+  if (values.help === true) {
+    process.stdout.write(SHELL_HELP);
+    return 0;
+  }
+  expectPositionals('libos shell', positionals, 0);
+  const workspace = await openWorkspace(workspaceOptionsFrom('libos shell', values));
+  const interactive = process.stdin.isTTY === true;
+  const write = (text: string) => void process.stdout.write(text);
+  const session = new ShellSession(
+    workspace.runtime.spawn(),
+    workspace.runtime.tools.map((tool) => tool.name),
+    write,
+  );
+  const historyFile = interactive ? values.history : undefined;
+  const lines = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: interactive,
+    historySize: HISTORY_SIZE,
+    history: historyFile === undefined ? [] : await readHistory(historyFile),
+  });
+  if (interactive) write(`libos shell on ${workspace.runtime.tools.length} tools; type \`help\` for commands, \`exit\` to leave\n`);
+  try {
+    lines.setPrompt(session.prompt);
+    if (interactive) lines.prompt();
+    for await (const line of lines) {
+      if (historyFile !== undefined && line.trim() !== '') await appendFile(historyFile, `${line}\n`).catch(() => {});
+      if ((await session.handleLine(line)) === 'exit') break;
+      if (interactive) {
+        lines.setPrompt(session.prompt);
+        lines.prompt();
+      }
+    }
+    session.finish();
+  } finally {
+    lines.close();
+    await workspace.close();
+  }
+  return 0;
+}
+
+async function readHistory(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  // readline keeps the newest line first.
+  return text.split('\n').filter((line) => line !== '').slice(-HISTORY_SIZE).reverse();
+}

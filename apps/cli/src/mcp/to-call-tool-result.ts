@@ -1,0 +1,25 @@
+import type { CallResult, ToolFailure } from '@libos/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** The failure object as every app prints it: `details` is always present (empty when the tool gave none). */
+export function failureJson(error: ToolFailure): { code: string; message: string; effect: string; details: unknown } {
+  return { code: error.code, message: error.message, effect: error.effect, details: error.details ?? {} };
+}
+
+/**
+ * The one place a call outcome becomes an MCP result. A failure never carries `structuredContent`:
+ * SDK clients validate it against the output schema even when `isError` is set.
+ */
+export function toCallToolResult(outcome: CallResult): CallToolResult {
+  if (outcome.ok) {
+    return { structuredContent: outcome.result, content: [{ type: 'text', text: JSON.stringify(outcome.result) }] };
+  }
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: failureJson(outcome.error) }) }] };
+}
+
+/** What a call that threw (a bug, never a tool failure) reports: the host state is unknown. */
+export const UNEXPECTED_FAILURE: ToolFailure = {
+  code: 'provider_failure',
+  message: 'The call failed unexpectedly inside the libos server; the workspace may have changed, so look before retrying.',
+  effect: 'unknown',
+};

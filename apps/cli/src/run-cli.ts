@@ -1,0 +1,45 @@
+import { MAIN_HELP } from './commands/help-texts.js';
+import { USAGE_EXIT_STATUS, UsageError } from './usage-error.js';
+import { VERSION } from './version.js';
+
+type Command = (args: readonly string[]) => Promise<number | undefined>;
+
+// Loaded on demand: `libos mcp` should not pay for the shell, nor `--help` for the SDK.
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  mcp: async () => (await import('./commands/mcp-command.js')).mcpCommand,
+  call: async () => (await import('./commands/call-command.js')).callCommand,
+  tools: async () => (await import('./commands/tools-command.js')).toolsCommand,
+  shell: async () => (await import('./commands/shell-command.js')).shellCommand,
+  demo: async () => (await import('./commands/demo-command.js')).demoCommand,
+};
+
+/**
+ * Runs one `libos` command line. Returns the exit status, or undefined while a long-running
+ * command (the MCP server) keeps the process alive and exits by itself.
+ */
+export async function runCli(args: readonly string[]): Promise<number | undefined> {
+  const [name, ...rest] = args;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      process.stdout.write(MAIN_HELP);
+      return 0;
+    }
+    if (name === '--version' || name === '-v') {
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (load === undefined) {
+      throw new UsageError(
+        name.startsWith('-') ? `libos: unknown option '${name}' (see \`libos --help\`)` : `libos: unknown command '${name}' (see \`libos --help\`)`,
+      );
+    }
+    return await (await load())(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message.replace(/\s*\n\s*/gu, ' ')}\n`);
+      return USAGE_EXIT_STATUS;
+    }
+    throw error;
+  }
+}

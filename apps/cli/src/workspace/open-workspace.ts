@@ -1,0 +1,103 @@
+import { stat } from 'node:fs/promises';
+import { type Approver, type Bounds, type LibosConfig } from '@libos/core';
+import { createLocalProvider } from '@libos/provider-local';
+import { createMemfsProvider } from '@libos/provider-memfs';
+import { createRuntime, loadConfig } from '@libos/tools';
+import { UsageError } from '../usage-error.js';
+import type { WorkspaceRuntime } from './runtime-shape.js';
+import type { WorkspaceOptions } from './workspace-options.js';
+
+/** A composed runtime plus what the apps need around it. */
+export interface OpenWorkspace {
+  readonly runtime: WorkspaceRuntime;
+  readonly bounds: Bounds;
+  /** Checkpoints the shared namespaces to `--objects` (when given), then closes the runtime. */
+  close(): Promise<void>;
+}
+
+/**
+ * Composes provider, config, approver and restored Objects into one runtime. Anything wrong with
+ * the start-up inputs (root, seed, config, checkpoint) is a UsageError.
+ */
+export async function openWorkspace(options: WorkspaceOptions, approver?: Approver): Promise<OpenWorkspace> {
+  const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
+  const provider = await createProvider(options).catch((error: unknown) => {
+    if (error instanceof UsageError) throw error;
+    const flag = options.provider === 'memfs' ? `--seed ${options.seed ?? ''}` : `--root ${options.root}`;
+    throw new UsageError(`${flag}: ${messageOf(error)}`);
+  });
+  const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
+  let runtime: WorkspaceRuntime;
+  try {
+    runtime = await createRuntime({
+      provider,
+      ...(config === undefined ? {} : { config }),
+      ...(approver === undefined ? {} : { approver }),
+      ...(restore === undefined ? {} : { restore }),
+    });
+  } catch (error) {
+    if (restore === undefined) throw error;
+    throw new UsageError(`--objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
+  }
+  const shared = runtime.objects.listNamespaces().filter((namespace) => !namespace.startsWith('process:'));
+  if (options.objectsFile !== undefined && shared.length === 0) {
+    process.stderr.write('libos: --objects keeps shared namespaces only, and the config declares none\n');
+  }
+  let closed = false;
+  return {
+    runtime,
+    bounds: runtime.bounds,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        if (options.objectsFile !== undefined) await saveObjects(runtime, options.objectsFile);
+      } finally {
+        await runtime.close();
+      }
+    },
+  };
+}
+
+/**
+ * Keeps every namespace but the per-process ones: a `process:` namespace dies with its session,
+ * since no later process can reach it. Restored namespaces the config no longer declares are
+ * kept too, so that editing the config never silently drops Objects.
+ */
+async function saveObjects(runtime: WorkspaceRuntime, file: string): Promise<void> {
+  const namespaces = runtime.objects.listNamespaces().filter((namespace) => !namespace.startsWith('process:'));
+  await runtime.checkpoint(file, { namespaces });
+}
+
+async function readConfig(file: string): Promise<LibosConfig> {
+  try {
+    return await loadConfig(file);
+  } catch (error) {
+    throw new UsageError(`--config ${file}: ${messageOf(error)}`);
+  }
+}
+
+async function createProvider(options: WorkspaceOptions) {
+  if (options.provider === 'memfs') {
+    if (options.seed === undefined) return createMemfsProvider();
+    await expectDirectory('--seed', options.seed);
+    return await createMemfsProvider({ seed: options.seed });
+  }
+  await expectDirectory('--root', options.root);
+  return createLocalProvider({ root: options.root });
+}
+
+async function expectDirectory(flag: string, directory: string): Promise<void> {
+  const status = await stat(directory).catch(() => undefined);
+  if (status === undefined) throw new UsageError(`${flag} ${directory}: no such directory`);
+  if (!status.isDirectory()) throw new UsageError(`${flag} ${directory}: not a directory`);
+}
+
+async function isPresent(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined)) !== undefined;
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!;
+}

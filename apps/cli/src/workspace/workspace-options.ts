@@ -1,0 +1,50 @@
+import { UsageError } from '../usage-error.js';
+
+/** The flags every workspace command shares, for `parseArgs`. */
+export const WORKSPACE_FLAGS = {
+  root: { type: 'string' },
+  provider: { type: 'string' },
+  seed: { type: 'string' },
+  config: { type: 'string' },
+  objects: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Where the workspace lives and what the runtime starts from. */
+export interface WorkspaceOptions {
+  readonly provider: 'local' | 'memfs';
+  /** Host directory of the local provider (absolute or relative to the current directory). */
+  readonly root: string;
+  readonly seed?: string;
+  readonly configFile?: string;
+  readonly objectsFile?: string;
+}
+
+interface WorkspaceFlagValues {
+  readonly root?: string | undefined;
+  readonly provider?: string | undefined;
+  readonly seed?: string | undefined;
+  readonly config?: string | undefined;
+  readonly objects?: string | undefined;
+}
+
+/** Checks the combination of workspace flags; a bad one is a UsageError. */
+export function workspaceOptionsFrom(command: string, values: WorkspaceFlagValues): WorkspaceOptions {
+  const provider = values.provider ?? 'local';
+  if (provider !== 'local' && provider !== 'memfs') {
+    throw new UsageError(`${command}: --provider must be 'local' or 'memfs', not '${provider}'`);
+  }
+  if (provider === 'local' && values.seed !== undefined) {
+    throw new UsageError(`${command}: --seed needs --provider memfs (the local provider works on --root directly)`);
+  }
+  if (provider === 'memfs' && values.root !== undefined) {
+    throw new UsageError(`${command}: --root applies to the local provider; use --seed DIR to copy a directory into memfs`);
+  }
+  return {
+    provider,
+    root: values.root ?? process.cwd(),
+    ...(values.seed === undefined ? {} : { seed: values.seed }),
+    ...(values.config === undefined ? {} : { configFile: values.config }),
+    ...(values.objects === undefined ? {} : { objectsFile: values.objects }),
+  };
+}

@@ -1,0 +1,125 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalRequest, WorkspacePath } from '@libos/core';
+import { describe, expect, it } from 'vitest';
+import { approvalMessage, createElicitationApprover } from '../src/mcp/elicitation-approver.js';
+import { createMcpServer } from '../src/mcp/create-mcp-server.js';
+import { toCallToolResult } from '../src/mcp/to-call-tool-result.js';
+import type { ToolProcess, ToolSummary } from '../src/workspace/runtime-shape.js';
+
+const echoTool: ToolSummary = {
+  name: 'echo',
+  title: 'Echo',
+  description: 'Returns its input.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
+  outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+};
+
+async function connect(process: ToolProcess, capabilities: Record<string, unknown> = {}) {
+  const server = createMcpServer([echoTool], process, '0.0.0-test');
+  const client = new Client({ name: 'adapter-test', version: '0' }, { capabilities });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  await client.listTools();
+  return { server, client };
+}
+
+describe('toCallToolResult', () => {
+  it('puts a result in structuredContent and in one JSON text block', () => {
+    expect(toCallToolResult({ ok: true, result: { a: 1 } })).toEqual({
+      structuredContent: { a: 1 },
+      content: [{ type: 'text', text: '{"a":1}' }],
+    });
+  });
+
+  it('puts a failure in one text block, details always present, and never in structuredContent', () => {
+    const result = toCallToolResult({ ok: false, error: { code: 'not_found', message: 'Nothing at "x".', effect: 'none' } });
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: '{"error":{"code":"not_found","message":"Nothing at \\"x\\".","effect":"none","details":{}}}' }],
+    });
+  });
+});
+
+describe('createMcpServer', () => {
+  it('publishes annotations with openWorldHint false', async () => {
+    const { client } = await connect({ call: async () => ({ ok: true, result: { text: '' } }) });
+    const [tool] = (await client.listTools()).tools;
+    expect(tool).toMatchObject({
+      name: 'echo',
+      title: 'Echo',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    });
+  });
+
+  it('passes raw arguments through and maps the outcome', async () => {
+    const seen: unknown[] = [];
+    const { client } = await connect({
+      call: async (_name, args) => {
+        seen.push(args);
+        return { ok: true, result: { text: 'back' } };
+      },
+    });
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'x', unknown: true } });
+    expect(seen).toEqual([{ text: 'x', unknown: true }]);
+    expect(result.structuredContent).toEqual({ text: 'back' });
+  });
+
+  it('turns a throw inside the runtime into provider_failure with effect unknown, hiding its text', async () => {
+    const { client } = await connect({
+      call: async () => {
+        throw new Error('/home/secret/path exploded');
+      },
+    });
+    const result = await client.callTool({ name: 'echo', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result).not.toHaveProperty('structuredContent');
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 'provider_failure', effect: 'unknown' } });
+    expect(text).not.toContain('/home/secret');
+  });
+});
+
+describe('createElicitationApprover', () => {
+  const request: ApprovalRequest = {
+    tool: 'write_text_file',
+    right: 'write',
+    path: 'src/app.ts' as WorkspacePath,
+    arguments_sha256: '0'.repeat(64),
+    content_bytes: 12,
+    content_sha256: 'a'.repeat(64),
+    preview: 'hello world!',
+  };
+
+  it('names the tool, the right, the path and the write in its message', () => {
+    const message = approvalMessage(request);
+    expect(message).toContain('write_text_file to write "src/app.ts"');
+    expect(message).toContain('12 bytes');
+    expect(message).toContain('hello world!');
+  });
+
+  it.each([
+    ['accept', 'approve'],
+    ['decline', 'reject'],
+    ['cancel', 'unavailable'],
+  ] as const)('maps %s to %s', async (action, decision) => {
+    const { server, client } = await connect({ call: async () => ({ ok: true, result: { text: '' } }) }, { elicitation: {} });
+    client.setRequestHandler(ElicitRequestSchema, async () => (action === 'accept' ? { action, content: {} } : { action }));
+    expect(await createElicitationApprover(() => server)(request, {})).toBe(decision);
+  });
+
+  it('is unavailable without form elicitation, on a timeout and once the call is abandoned', async () => {
+    const plain = await connect({ call: async () => ({ ok: true, result: { text: '' } }) });
+    expect(await createElicitationApprover(() => plain.server)(request, {})).toBe('unavailable');
+
+    const slow = await connect({ call: async () => ({ ok: true, result: { text: '' } }) }, { elicitation: {} });
+    slow.client.setRequestHandler(ElicitRequestSchema, () => new Promise(() => {}));
+    expect(await createElicitationApprover(() => slow.server, 50)(request, {})).toBe('unavailable');
+    const abandoned = new AbortController();
+    const pending = createElicitationApprover(() => slow.server)(request, { signal: abandoned.signal });
+    abandoned.abort();
+    expect(await pending).toBe('unavailable');
+  });
+});

@@ -1,0 +1,98 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLibos, temporaryDirectory } from './support/libos-binary.js';
+
+let workspace: Awaited<ReturnType<typeof temporaryDirectory>>;
+beforeAll(async () => {
+  workspace = await temporaryDirectory();
+  await writeFile(join(workspace.path, 'hello.txt'), 'hello\n');
+});
+afterAll(async () => {
+  await workspace?.remove();
+});
+
+describe('libos shell with piped input', () => {
+  it('runs short commands in one process whose cwd persists', async () => {
+    const script = [
+      'mkdir notes/daily',
+      'cd notes',
+      'pwd',
+      'write daily/today.md first line of today',
+      'write "daily/two words.md" <<END',
+      'line one',
+      '  line two',
+      'END',
+      'cat daily/today.md',
+      'ls daily',
+      'cd',
+      'pwd',
+      'ls',
+      'exit',
+      'pwd',
+    ].join('\n');
+    const run = await runLibos(['shell', '--root', workspace.path], { input: script });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe('notes');
+    expect(run.stdout).toContain('created notes/daily/today.md (20 bytes)');
+    expect(run.stdout).toContain('first line of today\n');
+    expect(run.stdout).toMatch(/KIND\s+SIZE\s+MODIFIED \(UTC\)\s+NAME/u);
+    expect(run.stdout).toMatch(/file\s+20\s+\S+ \S+\s+today\.md/u);
+    expect(run.stdout).toContain('two words.md');
+    expect(run.stdout).toMatch(/directory\s+-\s+\S+ \S+\s+notes\//u);
+    expect(run.stdout).toContain('\n.\n');
+    // `exit` stops the session: the final pwd never ran.
+    expect(run.stdout.trimEnd().endsWith('entries')).toBe(true);
+    expect(await readFile(join(workspace.path, 'notes/daily/two words.md'), 'utf8')).toBe('line one\n  line two\n');
+  });
+
+  it('explains failures in plain words and keeps going', async () => {
+    const script = ['cat missing.txt', 'rmdir .', 'write .git/HEAD nope', 'frobnicate', 'cd hello.txt', 'pwd'].join('\n');
+    const run = await runLibos(['shell', '--root', workspace.path], { input: script });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^cat: .+ \[not_found\]$/mu);
+    expect(run.stdout).toMatch(/^rmdir: .+ \[root_refused\]$/mu);
+    expect(run.stdout).toMatch(/^write: .+ \[protected_path\]$/mu);
+    expect(run.stdout).toContain('frobnicate: unknown command');
+    expect(run.stdout).toMatch(/^cd: .+ \[not_a_directory\]$/mu);
+    expect(run.stdout.trimEnd().endsWith('\n.')).toBe(true);
+  });
+
+  it('makes raw tool calls with or without `call`', async () => {
+    const script = [
+      'call read_text_file {"path": "hello.txt", "max_bytes": 3}',
+      'get_working_directory',
+      'read_text_file {"path": 5}',
+      'call read_text_file {not json',
+    ].join('\n');
+    const run = await runLibos(['shell', '--provider', 'memfs'], { input: script });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('read_text_file: ');
+    expect(run.stdout).toContain('[not_found]');
+    expect(run.stdout).toContain('"working_directory": "."');
+    expect(run.stdout).toContain('[invalid_arguments]');
+    expect(run.stdout).toContain('the arguments are not valid JSON');
+  });
+
+  it('reports a heredoc left open at the end of input and writes nothing', async () => {
+    const run = await runLibos(['shell', '--root', workspace.path], { input: 'write open.txt <<EOF\nno end' });
+    expect(run.stdout).toContain('input ended before the line "EOF"');
+  });
+});
+
+describe('libos demo', () => {
+  it('tours the tools on a demo workspace and exits 0', async () => {
+    const directory = join(workspace.path, 'demo');
+    for (let round = 0; round < 2; round += 1) {
+      const run = await runLibos(['demo', directory]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain('"code":"protected_path"');
+      expect(run.stdout).toContain('"code":"outside_workspace"');
+      expect(run.stdout).toContain('"code":"symlink_refused"');
+      expect(run.stdout.match(/"ok":true/gu)?.length).toBe(10);
+    }
+    expect(await readFile(join(directory, 'docs/notes.md'), 'utf8')).toContain('libos demo');
+  });
+});
