@@ -89,7 +89,14 @@ async function execute(
   if (typeof input.encoding === 'string') resolveEncoding(input.encoding);
   if (environment.isClosed()) throw new LibosError('provider_failure', 'The runtime has been closed.', { effect: 'none' });
 
-  const output = (await tool.definition.execute(input, createContext(environment, state, tool.definition.name, args, options))) as Record<
+  const output = (await tool.definition.execute(input, createContext(
+      environment,
+      state,
+      tool.definition.name,
+      // Only arguments too deep for JSON.stringify lack the text, and no tool's schema accepts those.
+      measure.json ?? '',
+      options,
+    ))) as Record<
     string,
     unknown
   >;
@@ -108,7 +115,7 @@ function createContext(
   environment: CallEnvironment,
   state: ProcessState,
   toolName: string,
-  args: unknown,
+  argumentsJson: string,
   options: CallOptions,
 ): ToolContext {
   let argumentsSha256: string | undefined;
@@ -120,7 +127,7 @@ function createContext(
     bounds: environment.bounds,
     get argumentsSha256() {
       // Hashed only when authority asks: most calls never need it.
-      argumentsSha256 ??= sha256Hex(JSON.stringify(args));
+      argumentsSha256 ??= sha256Hex(argumentsJson);
       return argumentsSha256;
     },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -133,7 +140,10 @@ function createContext(
         right: request.right,
         path: request.path,
         target: request.target,
-        argumentsSha256: context.argumentsSha256,
+        // A getter, so a policy that never shows the approver anything never hashes megabytes of arguments.
+        get argumentsSha256() {
+          return context.argumentsSha256;
+        },
         ...(request.content === undefined ? {} : { content: request.content }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });

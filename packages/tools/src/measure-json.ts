@@ -1,60 +1,82 @@
-/** What `measureJson` observed: the UTF-8 length of `JSON.stringify(value)` and whether the value is plain JSON. */
+import { Buffer } from 'node:buffer';
+
+/** What `measureJson` observed about a value meant to be JSON. */
 export interface JsonMeasure {
   /** False when something JSON cannot carry exactly was met (undefined, NaN, a class instance, an object met twice, ...). */
   readonly plain: boolean;
-  /** Bytes counted so far; once over `limit` counting stops, so this is only known to exceed it. */
+  /** UTF-8 bytes of `JSON.stringify(value)`; when that cannot run, a count that may stop once past the limit. */
   readonly bytes: number;
+  /** The JSON text, when `JSON.stringify` could produce it. */
+  readonly json?: string;
 }
 
 /**
- * Counts the UTF-8 bytes `JSON.stringify(value)` would produce, walking iteratively so that deeply
- * nested input cannot overflow the stack, and stopping as soon as `limit` is passed so an oversized
- * argument costs no more than the bound.
+ * Measures a value's JSON size and checks that it is plain JSON. The native serializer does the
+ * counting (a JavaScript loop over megabytes of text is an order of magnitude slower); a value it
+ * refuses (a cycle, a bigint, nesting too deep for its recursion) is walked iteratively instead, so
+ * nothing can overflow the stack and counting stops once `limit` is passed.
  */
 export function measureJson(value: unknown, limit: number): JsonMeasure {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return safely(() => walk(value, limit, true));
+  }
+  if (json === undefined) return { plain: false, bytes: 0 };
+  const { plain } = safely(() => walk(value, Number.POSITIVE_INFINITY, false));
+  return { plain, bytes: Buffer.byteLength(json, 'utf8'), json };
+}
+
+// A getter or proxy that throws makes the value unusable as arguments, not a host failure.
+function safely(measure: () => JsonMeasure): JsonMeasure {
+  try {
+    return measure();
+  } catch {
+    return { plain: false, bytes: 0 };
+  }
+}
+
+function walk(value: unknown, limit: number, countBytes: boolean): JsonMeasure {
   let bytes = 0;
-  let plain = true;
   const seen = new Set<object>();
   const stack: unknown[] = [value];
+  const notPlain = (): JsonMeasure => ({ plain: false, bytes });
   while (stack.length > 0) {
-    if (bytes > limit) return { plain, bytes };
+    if (bytes > limit) return { plain: true, bytes };
     const item = stack.pop();
     if (item === null || item === true) bytes += 4;
     else if (item === false) bytes += 5;
-    else if (typeof item === 'string') bytes += stringBytes(item);
+    else if (typeof item === 'string') bytes += countBytes ? stringBytes(item) : 0;
     else if (typeof item === 'number') {
-      if (Number.isFinite(item)) bytes += String(item).length;
-      else return { plain: false, bytes };
+      if (!Number.isFinite(item)) return notPlain();
+      bytes += String(item).length;
     } else if (typeof item === 'object') {
-      if (seen.has(item)) return { plain: false, bytes };
+      if (seen.has(item)) return notPlain();
       seen.add(item);
       if (Array.isArray(item)) {
-        if (Object.getPrototypeOf(item) !== Array.prototype) return { plain: false, bytes };
+        if (Object.getPrototypeOf(item) !== Array.prototype) return notPlain();
         bytes += 2 + Math.max(0, item.length - 1);
         for (let index = 0; index < item.length; index++) {
-          if (!(index in item)) return { plain: false, bytes };
+          if (!(index in item)) return notPlain();
           stack.push(item[index]);
         }
       } else {
         const prototype: unknown = Object.getPrototypeOf(item);
-        if (prototype !== Object.prototype && prototype !== null) return { plain: false, bytes };
+        if (prototype !== Object.prototype && prototype !== null) return notPlain();
         const keys = Object.keys(item);
         bytes += 2 + Math.max(0, keys.length - 1);
         for (const key of keys) {
-          bytes += stringBytes(key) + 1;
+          bytes += (countBytes ? stringBytes(key) : 0) + 1;
           stack.push((item as Record<string, unknown>)[key]);
         }
       }
-    } else {
-      // undefined, functions, symbols and bigints have no exact JSON form.
-      plain = false;
-      return { plain, bytes };
-    }
+    } else return notPlain(); // undefined, functions, symbols and bigints have no exact JSON form
   }
-  return { plain, bytes };
+  return { plain: true, bytes };
 }
 
-/** The UTF-8 bytes of a string as JSON text, quotes and escapes included. */
+/** The UTF-8 bytes of a string as JSON text, quotes and escapes included, lone surrogates as \uDXXX. */
 function stringBytes(text: string): number {
   let bytes = 2;
   for (let index = 0; index < text.length; index++) {
