@@ -91,8 +91,18 @@ export const createObjectFromFile = defineTool({
       bytes_read: bytes.length,
       truncated,
     };
-    const payload = fitPayload(full, codec, memory.maxPayloadBytes, input.allow_truncated);
-    const object = memory.create({ namespace, name, type, payload, label: context.authority.labelOf(path), createdBy: process.id });
+    const label = context.authority.labelOf(path);
+    const create = (payload: FilePayload) => memory.create({ namespace, name, type, payload, label, createdBy: process.id });
+    let payload = full;
+    let object;
+    try {
+      // The memory measures the payload once; measuring here too would double the cost of a large import.
+      object = create(payload);
+    } catch (error) {
+      if (!input.allow_truncated || !LibosError.is(error, 'too_large')) throw error;
+      payload = fitPayload(full, codec, memory.maxPayloadBytes);
+      object = create(payload);
+    }
     return {
       oid: object.oid,
       namespace,
@@ -111,17 +121,10 @@ function checkedType(value: string): ObjectType {
 }
 
 /**
- * The payload gate: the payload as is when its JSON fits, else (with `allowTruncated`) the longest
- * code-point prefix of the content that fits together with `truncated: true` and `stored_bytes`.
+ * The payload gate's truncation: the longest code-point prefix of the content that fits the bound
+ * together with `truncated: true` and `stored_bytes` (the stored content's length in its encoding).
  */
-function fitPayload(payload: FilePayload, codec: TextCodec, maxBytes: number, allowTruncated: boolean): FilePayload {
-  const bytes = payloadByteLength(payload);
-  if (bytes <= maxBytes) return payload;
-  const tooLarge = () =>
-    new LibosError('too_large', `The Object payload would be ${bytes} bytes of JSON, over the ${maxBytes}-byte bound.`, {
-      details: { payload_bytes: bytes, max_bytes: maxBytes },
-    });
-  if (!allowTruncated) throw tooLarge();
+function fitPayload(payload: FilePayload, codec: TextCodec, maxBytes: number): FilePayload {
   const shortened = (content: string): FilePayload => ({
     ...payload,
     content,
@@ -130,6 +133,10 @@ function fitPayload(payload: FilePayload, codec: TextCodec, maxBytes: number, al
   });
   // Every character costs at least one byte of JSON, so no prefix longer than the bound can fit.
   const content = longestFittingPrefix(payload.content, (prefix) => payloadByteLength(shortened(prefix)) <= maxBytes, maxBytes);
-  if (content === undefined) throw tooLarge();
+  if (content === undefined) {
+    throw new LibosError('too_large', `Not even an empty text fits the ${maxBytes}-byte bound of an Object payload.`, {
+      details: { max_bytes: maxBytes },
+    });
+  }
   return shortened(content);
 }
