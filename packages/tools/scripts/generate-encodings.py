@@ -81,6 +81,7 @@ def write_single_byte():
              'export const SINGLE_BYTE_TABLES = {\n']
     for name, codec in SINGLE_BYTE.items():
         table = single_table(codec)
+        assert all(table[b] == chr(b) for b in range(0x80)), codec  # the decoder's ASCII fast path relies on it
         text = ''.join(chr(INVALID) if t is None else t for t in table)
         inverse = {}
         for byte, char in enumerate(table):

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { assertWellFormed, decodeFailed, encodeFailed } from './codec-errors.js';
 import type { CjkScheme } from './cjk-schemes.js';
 import type { CjkTableData } from './cjk-table-data.js';
@@ -10,7 +11,7 @@ import {
   type CjkEncodeTables,
 } from './cjk-tables.js';
 import type { TextCodec } from './text-codec.js';
-import { unitsToString } from './units-to-string.js';
+import { latin1ToString, unitsToString } from './units-to-string.js';
 
 /** Packs a gb18030 BMP linear index (encode tables store it with length 4) into its 4 bytes. */
 function writeLinear(output: Uint8Array, size: number, linear: number): void {
@@ -34,6 +35,7 @@ export function createCjkCodec(name: string, data: CjkTableData, scheme: CjkSche
     name,
     decode(bytes, { truncated }) {
       const tables = decoding();
+      if (tables.asciiIdentity && isAscii(bytes)) return latin1ToString(bytes);
       // Never more UTF-16 units than bytes: a 4-byte gb18030 sequence gives at most two.
       const units = new Uint16Array(bytes.length);
       let count = 0;
@@ -43,6 +45,13 @@ export function createCjkCodec(name: string, data: CjkTableData, scheme: CjkSche
         if (unit !== NO_CHARACTER) {
           units[count++] = unit;
           index++;
+          continue;
+        }
+        // A pair the table knows is always the right parse: no scheme gives such a pair another length.
+        const paired = index + 1 < bytes.length ? tables.pairs[(bytes[index]! << 8) | bytes[index + 1]!]! : 0;
+        if (paired !== 0) {
+          units[count++] = paired;
+          index += 2;
           continue;
         }
         const length = scheme.sequenceLength(bytes, index);

@@ -55,8 +55,8 @@ function gb18030FourByte(tables: CjkDecodeTables, b1: number, b2: number, b3: nu
 export const gb18030Scheme: CjkScheme = {
   sequenceLength: (bytes, index) => (isDigit(bytes[index + 1]) ? 4 : 2),
   decodeSequence(tables, bytes, index) {
-    const [b1, b2, b3, b4] = [bytes[index]!, bytes[index + 1]!, bytes[index + 2]!, bytes[index + 3]!];
-    return isDigit(b2) ? gb18030FourByte(tables, b1, b2, b3, b4) : pair(tables, bytes, index);
+    if (!isDigit(bytes[index + 1])) return pair(tables, bytes, index);
+    return gb18030FourByte(tables, bytes[index]!, bytes[index + 1]!, bytes[index + 2]!, bytes[index + 3]!);
   },
   isProperPrefix(tables, bytes, index) {
     const rest = bytes.subarray(index);

@@ -11,6 +11,8 @@ export const REFUSED = 1;
 export interface CjkDecodeTables {
   /** 256 code units; NO_CHARACTER for a lead or an invalid byte. */
   readonly single: Uint16Array;
+  /** Whether bytes 00–7F decode to U+0000–U+007F, so all-ASCII input can skip the tables. */
+  readonly asciiIdentity: boolean;
   /** `lead << 8 | trail` to code unit; 0 where Python rejects the pair. */
   readonly pairs: Uint16Array;
   /** 1 for each byte that starts at least one valid pair. */
@@ -71,6 +73,7 @@ export function buildDecodeTables(data: CjkTableData): CjkDecodeTables {
   });
   return {
     single,
+    asciiIdentity: single.subarray(0, 0x80).every((unit, byte) => unit === byte),
     pairs,
     leads,
     triples,

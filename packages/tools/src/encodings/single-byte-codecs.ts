@@ -2,13 +2,9 @@ import { Buffer, isAscii } from 'node:buffer';
 import { assertWellFormed, decodeFailed, encodeFailed } from './codec-errors.js';
 import { SINGLE_BYTE_TABLES } from './generated/single-byte-tables.js';
 import type { TextCodec } from './text-codec.js';
-import { unitsToString } from './units-to-string.js';
+import { latin1ToString, unitsToString } from './units-to-string.js';
 
 const INVALID = 0xffff;
-
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
 
 /** A codec for the code units 0..`highest`, byte for byte (ascii, latin-1); nothing to drop when truncated. */
 function rangeCodec(name: string, highest: number): TextCodec {
@@ -16,7 +12,7 @@ function rangeCodec(name: string, highest: number): TextCodec {
     name,
     decode(bytes) {
       if (highest < 0xff && !isAscii(bytes)) throw decodeFailed(name, bytes.findIndex((byte) => byte > highest));
-      return asBuffer(bytes).toString('latin1');
+      return latin1ToString(bytes);
     },
     encode(text) {
       assertWellFormed(name, text);
@@ -55,6 +51,8 @@ function tableCodec(name: keyof typeof SINGLE_BYTE_TABLES): TextCodec {
     name,
     decode(bytes) {
       const table = decodeUnits();
+      // Both tables map 00–7F to themselves (the generator's output says so), so ASCII needs no lookup.
+      if (isAscii(bytes)) return latin1ToString(bytes);
       const units = new Uint16Array(bytes.length);
       for (let index = 0; index < bytes.length; index++) {
         if ((units[index] = table[bytes[index]!]!) === INVALID) throw decodeFailed(name, index);

@@ -1,3 +1,5 @@
+import { Buffer } from 'node:buffer';
+
 // TextDecoder reads the units as little-endian bytes, so a big-endian host takes the slow path.
 const littleEndianHost = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -12,4 +14,9 @@ export function unitsToString(units: Uint16Array): string {
     text += String.fromCharCode(...units.subarray(start, start + 8192));
   }
   return text;
+}
+
+/** Maps each byte to the code point of the same value (latin-1, or ASCII already checked), natively. */
+export function latin1ToString(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
