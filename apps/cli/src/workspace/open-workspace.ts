@@ -1,7 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { type Approver, type Bounds, type LibosConfig } from '@libos/core';
-import { createLocalProvider } from '@libos/provider-local';
-import { createMemfsProvider } from '@libos/provider-memfs';
 import { createRuntime, loadConfig } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import type { WorkspaceRuntime } from './runtime-shape.js';
@@ -77,13 +75,16 @@ async function readConfig(file: string): Promise<LibosConfig> {
   }
 }
 
+// Only the chosen provider is loaded: start-up time is mostly module loading.
 async function createProvider(options: WorkspaceOptions) {
   if (options.provider === 'memfs') {
+    const { createMemfsProvider } = await import('@libos/provider-memfs');
     if (options.seed === undefined) return createMemfsProvider();
     await expectDirectory('--seed', options.seed);
-    return await createMemfsProvider({ seed: options.seed });
+    return createMemfsProvider({ seed: options.seed });
   }
   await expectDirectory('--root', options.root);
+  const { createLocalProvider } = await import('@libos/provider-local');
   return createLocalProvider({ root: options.root });
 }
 
