@@ -7,6 +7,7 @@ let workspace: Awaited<ReturnType<typeof temporaryDirectory>>;
 beforeAll(async () => {
   workspace = await temporaryDirectory();
   await writeFile(join(workspace.path, 'hello.txt'), 'hello\n');
+  await writeFile(join(workspace.path, 'garbage.db'), 'not a checkpoint');
 });
 afterAll(async () => {
   await workspace?.remove();
@@ -70,6 +71,7 @@ describe('flags and config', () => {
       ['mcp', '--provider', 'local', '--seed', '.'],
       ['mcp', '--root', '/definitely/not/here'],
       ['mcp', 'extra-positional'],
+      ['call', 'get_working_directory', '--objects', 'garbage.db'],
       ['nonsense'],
       ['--bogus'],
     ];

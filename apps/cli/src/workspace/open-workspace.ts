@@ -22,7 +22,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   const provider = await createProvider(options).catch((error: unknown) => {
     if (error instanceof UsageError) throw error;
     const flag = options.provider === 'memfs' ? `--seed ${options.seed ?? ''}` : `--root ${options.root}`;
-    throw new UsageError(`${flag}: ${messageOf(error)}`);
+    throw new UsageError(`libos: ${flag}: ${messageOf(error)}`);
   });
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
   let runtime: WorkspaceRuntime;
@@ -35,7 +35,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     });
   } catch (error) {
     if (restore === undefined) throw error;
-    throw new UsageError(`--objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
+    throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
   }
   const shared = runtime.objects.listNamespaces().filter((namespace) => !namespace.startsWith('process:'));
   if (options.objectsFile !== undefined && shared.length === 0) {
@@ -71,7 +71,8 @@ async function readConfig(file: string): Promise<LibosConfig> {
   try {
     return await loadConfig(file);
   } catch (error) {
-    throw new UsageError(`--config ${file}: ${messageOf(error)}`);
+    // loadConfig's messages already name the file and the first bad field.
+    throw new UsageError(`libos: ${messageOf(error)}`);
   }
 }
 
@@ -90,8 +91,8 @@ async function createProvider(options: WorkspaceOptions) {
 
 async function expectDirectory(flag: string, directory: string): Promise<void> {
   const status = await stat(directory).catch(() => undefined);
-  if (status === undefined) throw new UsageError(`${flag} ${directory}: no such directory`);
-  if (!status.isDirectory()) throw new UsageError(`${flag} ${directory}: not a directory`);
+  if (status === undefined) throw new UsageError(`libos: ${flag} ${directory}: no such directory`);
+  if (!status.isDirectory()) throw new UsageError(`libos: ${flag} ${directory}: not a directory`);
 }
 
 async function isPresent(file: string): Promise<boolean> {
