@@ -4,7 +4,7 @@
     python3 packages/tools/scripts/compare-encodings.py [codec ...]
 
 Bundles src/encodings with the esbuild that tsup brings, then for each codec compares:
-- decode of every 1- and 2-byte input, euc-jp's `8F xx yy`, gb18030's `[81-FE][30-39][81-FE][30-39]`,
+- decode of every 1- and 2-byte input (the text, or the byte offset of the failure), euc-jp's `8F xx yy`, gb18030's `[81-FE][30-39][81-FE][30-39]`,
   euc-kr's `A4 D4 A4 x A4 y A4 z`;
 - encode of every Unicode scalar;
 - truncated decode of `A` + every proper prefix of every valid multi-byte sequence found above (must give `A`).
@@ -34,7 +34,7 @@ for (let offset = 0; offset < data.length; ) {
   const bytes = data.subarray(offset + 1, offset + 1 + length);
   offset += 1 + length;
   try { lines.push(Buffer.from(codec.decode(bytes, { truncated: false }), 'utf16le').toString('hex')); }
-  catch (error) { lines.push(error.code === 'decode_failed' ? 'E' : 'X ' + error.message); }
+  catch (error) { lines.push(error.code === 'decode_failed' ? `E${error.details.byte_offset}` : 'X ' + error.message); }
 }
 const encoded = [];
 for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
@@ -80,8 +80,8 @@ def inputs_for(name):
 def python_decode(data, codec):
     try:
         return data.decode(codec).encode('utf-16-le').hex()
-    except UnicodeDecodeError:
-        return 'E'
+    except UnicodeDecodeError as error:
+        return f'E{error.start}'
 
 
 def python_encode(code_point, codec):
@@ -112,8 +112,8 @@ def main():
             inputs = inputs_for(name)
             (work / 'inputs.bin').write_bytes(b''.join(bytes([len(i)]) + i for i in inputs))
             expected = [python_decode(i, codec) for i in inputs]
-            valid = sorted({i.hex() for i, e in zip(inputs, expected) if e != 'E' and len(i) > 1
-                            and python_decode(i[:1], codec) == 'E'}) if 'utf-16' not in name else []
+            valid = sorted({i.hex() for i, e in zip(inputs, expected) if e[0] != 'E' and len(i) > 1
+                            and python_decode(i[:1], codec)[0] == 'E'}) if 'utf-16' not in name else []
             (work / 'valid.json').write_text(json.dumps(valid))
             subprocess.run(['node', str(work / 'harness.mjs'), name, str(work / 'inputs.bin'), str(work / 'out.json'),
                             str(work / 'valid.json')], check=True)
