@@ -1,11 +1,7 @@
-import { defineConfig } from 'tsup';
+import { libraryConfig } from '../../tooling/tsup/library-config.js';
 
-export default defineConfig({
+// main.ts is the bin (tsup keeps its shebang); only index.ts gets declarations.
+export default libraryConfig({
   entry: ['src/index.ts', 'src/main.ts'],
-  format: ['esm'],
   dts: { entry: 'src/index.ts', compilerOptions: { customConditions: [] } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  platform: 'node',
 });
