@@ -37,7 +37,7 @@ export async function deleteDirectory(
       if (held.dev !== context.root.dev) {
         throw new LibosError('provider_failure', `'${path}' is a mount point; it is never deleted.`, { details: { path } });
       }
-      const raw = Buffer.from(name);
+      const raw = Buffer.from(name).toString('latin1');
       if (options.recursive) {
         await findProtected(context, fd, path);
         stepped(context, directory.path, 'effect');

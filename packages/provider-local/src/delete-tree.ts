@@ -1,12 +1,14 @@
 import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
-import { LibosError, childPath, isGitAlias } from '@libos/core';
+import { LibosError, childPath } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
+import { isProtectedName } from './git-alias-filter.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { scanNames } from './list-directory.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
 import { shownName } from './smallest-names.js';
+import type { ByteString } from './smallest-names.js';
 import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
 // A canonical path of 4096 bytes has at most 2048 components; each level holds two fds.
@@ -17,7 +19,7 @@ const MAX_SWEEPS = 4;
 /** A directory held for deletion: its handle, its identity, and the name that holds it. */
 export interface HeldTree {
   readonly parentFd: number;
-  readonly raw: Buffer;
+  readonly raw: ByteString;
   readonly fd: number;
   readonly dev: number;
   readonly ino: number;
@@ -30,9 +32,9 @@ export interface HeldTree {
  */
 export async function findProtected(context: OperationContext, fd: number, path: WorkspacePath, depth = 0): Promise<void> {
   if (depth > MAX_DEPTH) throw tooDeep(path, 'none');
-  const directories: Buffer[] = [];
+  const directories: ByteString[] = [];
   await scanNames(context, fd, path, (raw, isDirectory) => {
-    if (isGitAlias(shownName(raw))) throw protectedIn(childPath(path, shownName(raw)), 'none');
+    if (isProtectedName(shownName(raw))) throw protectedIn(childPath(path, shownName(raw)), 'none');
     if (isDirectory) directories.push(raw);
   });
   for (const raw of directories) {
@@ -66,11 +68,10 @@ export async function deleteTree(context: OperationContext, tree: HeldTree, dept
 }
 
 async function sweepOnce(context: OperationContext, tree: HeldTree, depth: number): Promise<void> {
-  const directories: Buffer[] = [];
+  const directories: ByteString[] = [];
   await scanNames(context, tree.fd, tree.path, (raw, isDirectory) => {
-    const name = shownName(raw);
-    if (isGitAlias(name)) throw protectedIn(childPath(tree.path, name), 'unknown');
-    if (isDirectory || !unlinkEntry(context, tree.fd, raw, childPath(tree.path, name))) directories.push(raw);
+    if (isProtectedName(shownName(raw))) throw protectedIn(childPath(tree.path, shownName(raw)), 'unknown');
+    if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
   });
   let handled = 0;
   for (const raw of directories) {
@@ -78,7 +79,7 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
     const fd = openDirectoryOrNull(context, tree.fd, raw, path, 'unknown');
     if (fd === null) {
       // Swapped for a non-directory since the scan: unlink it as what it now is.
-      unlinkEntry(context, tree.fd, raw, path);
+      unlinkEntry(context, tree.fd, raw, tree.path);
       continue;
     }
     try {
@@ -92,8 +93,8 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
   }
 }
 
-/** Unlinks a non-directory entry; false when the entry is a directory after all. */
-function unlinkEntry(context: OperationContext, parentFd: number, raw: Buffer, path: WorkspacePath): boolean {
+/** Unlinks a non-directory entry of `parentPath`; false when the entry is a directory after all. */
+function unlinkEntry(context: OperationContext, parentFd: number, raw: ByteString, parentPath: WorkspacePath): boolean {
   try {
     unlinkSync(context.paths.child(parentFd, raw));
     return true;
@@ -101,7 +102,7 @@ function unlinkEntry(context: OperationContext, parentFd: number, raw: Buffer, p
     const code = hostCode(error);
     if (code === 'ENOENT') return true;
     if (code === 'EISDIR' || code === 'EPERM') return false;
-    throw mapNodeError(error, path, 'unknown');
+    throw mapNodeError(error, childPath(parentPath, shownName(raw)), 'unknown');
   }
 }
 
@@ -126,7 +127,7 @@ function removeEmptied(context: OperationContext, tree: HeldTree): boolean {
   }
 }
 
-function openDirectoryOrNull(context: OperationContext, parentFd: number, raw: Buffer, path: WorkspacePath, effect: Effect): number | null {
+function openDirectoryOrNull(context: OperationContext, parentFd: number, raw: ByteString, path: WorkspacePath, effect: Effect): number | null {
   try {
     return openSync(context.paths.child(parentFd, raw), DIRECTORY_HANDLE);
   } catch (error) {

@@ -1,3 +1,5 @@
+import { isAscii } from './smallest-names.js';
+
 /**
  * Builds the `/proc/self/fd/<fd>/<name>` paths that stand in for the `*at` system calls Node lacks:
  * the kernel resolves `name` inside the directory the fd pins, whatever has happened to its path.
@@ -10,10 +12,13 @@ export class FdPaths {
     return `${this.procFdDirectory}/${fd}`;
   }
 
-  /** One name inside the directory `fd` pins; `name` is a single component, never `.` or `..`. */
-  child(fd: number, name: string | Buffer): string | Buffer {
-    if (typeof name === 'string') return `${this.procFdDirectory}/${fd}/${name}`;
-    return Buffer.concat([Buffer.from(`${this.procFdDirectory}/${fd}/`), name]);
+  /**
+   * One raw name, given as a byte string (one char per byte), inside the directory `fd` pins. ASCII
+   * names stay strings; any other name becomes a Buffer so the host sees exactly its bytes.
+   */
+  child(fd: number, raw: string): string | Buffer {
+    if (isAscii(raw)) return `${this.procFdDirectory}/${fd}/${raw}`;
+    return Buffer.concat([Buffer.from(`${this.procFdDirectory}/${fd}/`), Buffer.from(raw, 'latin1')]);
   }
 
   /** Like `child` for a string name, typed as a string. */

@@ -1,0 +1,11 @@
+// Runs every provider-local benchmark against the built dist (run `npx tsup` in core and here first).
+import { benchListLargeDirectory } from './list-large-directory.mjs';
+import { benchReadSmallFile } from './read-small-file.mjs';
+import { benchRecursiveDelete } from './recursive-delete.mjs';
+import { benchSparsePrefix } from './sparse-prefix.mjs';
+
+console.log(`@libos/provider-local benchmarks (Node ${process.version}, ${process.platform})`);
+await benchReadSmallFile();
+await benchSparsePrefix();
+await benchListLargeDirectory();
+await benchRecursiveDelete();
