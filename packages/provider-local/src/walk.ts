@@ -49,7 +49,7 @@ export function walk(context: OperationContext, segments: readonly string[], cre
         fd = openChildDirectory(context, current.fd, name, path);
       }
       current.release();
-      current = { fd, path, release: () => closeSync(fd) };
+      current = held(fd, path);
       stepped(context, path);
     }
     return { directory: current, created };
@@ -68,6 +68,20 @@ export function walkParent(context: OperationContext, segments: readonly string[
     if (missingOk && LibosError.is(error, 'not_found')) return null;
     throw error;
   }
+}
+
+// Idempotent, so an error path can never close an fd number twice (it may already be reused).
+function held(fd: number, path: WorkspacePath): HeldDirectory {
+  let open = true;
+  return {
+    fd,
+    path,
+    release: () => {
+      if (!open) return;
+      open = false;
+      closeSync(fd);
+    },
+  };
 }
 
 /** Opens `name` inside `parentFd` as a directory handle, refusing links and non-directories. */

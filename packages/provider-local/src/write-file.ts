@@ -66,8 +66,11 @@ function checkTarget(status: Stats | null, path: WorkspacePath, options: WriteFi
     }
     return;
   }
+  // A file that must not be replaced is refused as existing before its links are looked at.
+  if (!options.overwrite && status.isFile()) {
+    throw new LibosError('already_exists', `A file already exists at '${path}'.`, { details: { path } });
+  }
   requireSingleFile(status, path);
-  if (!options.overwrite) throw new LibosError('already_exists', `A file already exists at '${path}'.`, { details: { path } });
   if (options.expectedSha256 === 'missing') throw conflict(path, `A file exists at '${path}', but none was expected.`);
 }
 
@@ -110,7 +113,9 @@ async function replace(
 ): Promise<void> {
   const target = context.paths.named(directory.fd, baseName(path));
   const temporary = context.paths.named(directory.fd, `.libos-write-${randomBytes(8).toString('hex')}`);
-  const fd = openSync(temporary, CREATE_EXCLUSIVE, 0o666);
+  // Owner-only while the new bytes are written over an existing file, whose mode may be tighter
+  // than the umask's default; the old mode is restored before the rename.
+  const fd = openSync(temporary, CREATE_EXCLUSIVE, current === null ? 0o666 : 0o600);
   let renamed = false;
   try {
     writeAll(fd, bytes);

@@ -213,6 +213,7 @@ const cases: AttackCase[] = [
     calls: [
       ['read_text_file', read('one.txt'), 'hard_link_refused'],
       ['write_text_file', write('two.txt'), 'hard_link_refused'],
+      ['write_text_file', write('two.txt', 'x', { overwrite: false }), 'already_exists'],
       ['delete_file', read('one.txt'), 'hard_link_refused'],
       ['create_object_from_file', { name: 'x', path: 'two.txt' }, 'hard_link_refused'],
     ],
