@@ -2,7 +2,7 @@ import { LibosError, pathSegments } from '@libos/core';
 import type { FileSystemProviderV1, ProviderCapabilities, WorkspacePath } from '@libos/core';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
-import { FdPaths } from './fd-path.js';
+import { FdPaths } from './fd-paths.js';
 import { listDirectory } from './list-directory.js';
 import type { LocalProviderOptions } from './local-provider-options.js';
 import { makeDirectory } from './make-directory.js';

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
 import { LibosError, childPath } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
-import { isProtectedName } from './git-alias-filter.js';
+import { isProtectedName } from './is-protected-name.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { scanNames } from './list-directory.js';
 import { hostCode, mapNodeError } from './map-node-error.js';

@@ -1,5 +1,5 @@
 import type { WorkspacePath } from '@libos/core';
-import type { FdPaths } from './fd-path.js';
+import type { FdPaths } from './fd-paths.js';
 import type { LocalProviderTestingHooks } from './local-provider-options.js';
 import type { PinnedRoot } from './pinned-root.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isGitAlias } from '@libos/core';
-import { isProtectedName } from '../src/git-alias-filter.js';
+import { isProtectedName } from '../src/is-protected-name.js';
 
 describe('the fast .git alias filter used by recursive delete', () => {
   it('agrees with core wherever a character stands in for the g of .git or git~1', () => {
