@@ -169,6 +169,9 @@ describe('labels and sinks', () => {
     const failure = await bed.fail(EXPORT, { name, path });
     expect(failure).toMatchObject({ code: 'egress_denied', effect: 'none' });
     expect(failure.message).toContain(path);
+    // A denial names the right and the path only: no label or clearance leaks out.
+    expect(failure.details).toEqual({ right: 'write', path });
+    expect(failure.message).not.toMatch(/secret|confidential|public|normal/);
     expect(await bed.fixtures.kindOf(path)).toBe('missing');
   });
 

@@ -46,10 +46,10 @@ export const writeObjectToFile = defineTool({
     const object = memory.get(namespace, name);
     const bytes = codec.encode(payloadText(object.payload));
     const permit = await context.authorize({ right: 'write', path, target: 'file', content: { bytes } });
-    const clearance = authority.clearanceOf(path);
-    if (labelExceeds(object.label, clearance)) {
-      throw new LibosError('egress_denied', `Writing an Object labelled ${object.label} to ${path} is not permitted.`, {
-        details: { right: 'write', path, label: object.label, clearance },
+    // Like every denial, egress names only the right and the path: labels and clearances stay policy.
+    if (labelExceeds(object.label, authority.clearanceOf(path))) {
+      throw new LibosError('egress_denied', `Writing this Object to ${JSON.stringify(path)} is not permitted.`, {
+        details: { right: 'write', path },
       });
     }
     permit.spend();
