@@ -49,3 +49,4 @@ export type {
 } from './authority.js';
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
+export { SmallestItems, compareCodePoints } from './smallest-items.js';

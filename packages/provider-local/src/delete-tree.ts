@@ -7,8 +7,8 @@ import { scanNames } from './list-directory.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
-import { shownName } from './smallest-names.js';
-import type { ByteString } from './smallest-names.js';
+import { shownName } from './listed-names.js';
+import type { ByteString } from './listed-names.js';
 import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
 // A canonical path of 4096 bytes has at most 2048 components; each level holds two fds.

@@ -1,4 +1,4 @@
-import { isAscii } from './smallest-names.js';
+import { isAscii } from './listed-names.js';
 
 /**
  * Builds the `/proc/self/fd/<fd>/<name>` paths that stand in for the `*at` system calls Node lacks:

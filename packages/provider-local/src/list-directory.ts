@@ -1,12 +1,12 @@
 import { lstatSync, opendirSync } from 'node:fs';
 import type { Dir } from 'node:fs';
-import { childPath, pathSegments } from '@libos/core';
+import { SmallestItems, childPath, pathSegments } from '@libos/core';
 import type { DirectoryEntry, DirectoryListing, ListDirectoryOptions, WorkspacePath } from '@libos/core';
 import { entryKind } from './entry-kind.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
-import { SmallestNames, shownName } from './smallest-names.js';
-import type { ByteString } from './smallest-names.js';
+import { compareNames, shownName, sortKey } from './listed-names.js';
+import type { ByteString, NameRecord } from './listed-names.js';
 import { walk } from './walk.js';
 import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
@@ -22,8 +22,8 @@ export async function listDirectory(
 ): Promise<DirectoryListing> {
   const { directory } = walk(context, pathSegments(path));
   try {
-    const kept = new SmallestNames(options.limit);
-    await scanNames(context, directory.fd, path, (raw) => kept.offer(raw));
+    const kept = new SmallestItems<NameRecord>(options.limit, compareNames);
+    await scanNames(context, directory.fd, path, (raw) => kept.offer({ raw, key: sortKey(raw) }));
     const entries: DirectoryEntry[] = [];
     for (const { raw } of kept.sorted()) {
       let status;

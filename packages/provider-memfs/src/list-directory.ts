@@ -1,6 +1,8 @@
 import {
   LibosError,
+  SmallestItems,
   childPath,
+  compareCodePoints,
   type DirectoryEntry,
   type DirectoryListing,
   type ListDirectoryOptions,
@@ -9,7 +11,6 @@ import {
 } from '@libos/core';
 import { mapMemfsError } from './map-memfs-error.js';
 import { kindOf, linkRefused, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
-import { SmallestNames } from './smallest-names.js';
 
 /** Observes the kind at a path; a link as the last component is reported, not followed. */
 export function statPath(workspace: Workspace, path: WorkspacePath): PathStatus {
@@ -24,7 +25,7 @@ export function listDirectory(workspace: Workspace, path: WorkspacePath, options
   if (leaf === undefined) throw new LibosError('not_found', `The directory '${path}' does not exist.`, { details: { path } });
   if (leaf.isSymbolicLink()) throw linkRefused(path, path);
   if (!leaf.isDirectory()) throw new LibosError('not_a_directory', `'${path}' is not a directory.`, { details: { path } });
-  const kept = new SmallestNames(options.limit);
+  const kept = new SmallestItems<string>(options.limit, compareCodePoints);
   try {
     // readdirSync would build the whole (UTF-16 sorted) array; opendir streams names in insertion order.
     const directory = workspace.fs.opendirSync(volumePath);
@@ -38,7 +39,7 @@ export function listDirectory(workspace: Workspace, path: WorkspacePath, options
       const stats = workspace.fs.lstatSync(`${prefix}/${name}`);
       return { name, path: childPath(path, name), ...describe(stats) } as DirectoryEntry;
     });
-    return { entries, truncated: kept.count > options.limit };
+    return { entries, truncated: kept.overflowed };
   } catch (error) {
     throw mapMemfsError(error, path, 'list');
   }
