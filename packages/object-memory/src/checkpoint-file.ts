@@ -1,10 +1,19 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { LibosError } from '@libos/core';
 import type { MemoryObject } from './memory-object.js';
 import { decodeCheckpointRows, type CheckpointRows } from './checkpoint-rows.js';
+
+// Loaded on the first checkpoint or restore: the native addon costs every start ~15 ms otherwise,
+// and most runtimes (every `libos call`, most MCP sessions) never checkpoint.
+let sqlite: typeof Database | undefined;
+function openDatabase(file: string, options?: Database.Options): Database.Database {
+  sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  return new sqlite(file, options);
+}
 
 /** Marks the SQLite file as ours ("LbOM"), so a random database is refused on restore. */
 export const CHECKPOINT_APPLICATION_ID = 0x4c624f4d;
@@ -35,7 +44,7 @@ const SCHEMA = `
 export function writeCheckpointFile(file: string, namespaces: readonly string[], objects: readonly MemoryObject[]): void {
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    const database = new Database(temporary);
+    const database = openDatabase(temporary);
     try {
       // Durability comes from the fsync below, before the rename; a journal would only slow the write.
       database.pragma('journal_mode = OFF');
@@ -92,7 +101,7 @@ export function readCheckpointFile(file: string): CheckpointRows {
   if (!isFile) throw malformed('it is not a regular file');
   let database: Database.Database;
   try {
-    database = new Database(file, { readonly: true, fileMustExist: true });
+    database = openDatabase(file, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw malformed(describe(error), error);
   }
