@@ -1,75 +1,8 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ApprovalRequest, Approver, CallResult, ConfigInput, FileSystemProviderV1, WorkspacePath } from '@libos/core';
-import { createMemfsProvider } from '@libos/provider-memfs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime } from '../src/index.js';
+import type { ApprovalRequest, Approver, CallResult, ConfigInput } from '@libos/core';
+import { describe, expect, it } from 'vitest';
+import { ALL_RIGHTS, runtimeOn, useSharedCheckpoint } from './support/authority-runtime-testbed.js';
 
-const encoder = new TextEncoder();
-const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
-const at = (path: string) => path as WorkspacePath;
-
-/** A provider wrapped so every method call is recorded before it runs. */
-function counting(provider: FileSystemProviderV1) {
-  const calls: string[] = [];
-  const wrapped = new Proxy(provider, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return (value as (...parameters: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { provider: wrapped, calls };
-}
-
-/** A memfs workspace holding public/ and private/ with a file and a directory each (or nothing in private/). */
-async function workspace(withTargets: boolean) {
-  const provider = createMemfsProvider();
-  await provider.writeFile(at('public/f.txt'), encoder.encode('public text'), { overwrite: true });
-  await provider.makeDirectory(at('public/d'), { parents: true, existOk: true });
-  await provider.writeFile(at('notes.txt'), encoder.encode('notes'), { overwrite: true });
-  if (withTargets) {
-    await provider.writeFile(at('private/f.txt'), encoder.encode('private text'), { overwrite: true });
-    await provider.makeDirectory(at('private/d/inner'), { parents: true, existOk: true });
-  }
-  return counting(provider);
-}
-
-// Every runtime starts with an Object "doc" in the declared namespace "shared", restored from a
-// checkpoint, so write_object_to_file has something to export whatever the policy lets it read.
-const SHARED = [{ name: 'shared', rights: ['read', 'write'] as ('read' | 'write')[] }];
-let checkpointDirectory: string;
-let checkpoint: string;
-
-beforeAll(async () => {
-  checkpointDirectory = mkdtempSync(join(tmpdir(), 'libos-authority-'));
-  checkpoint = join(checkpointDirectory, 'shared.sqlite');
-  const runtime = await createRuntime({ provider: createMemfsProvider(), config: { namespaces: SHARED } });
-  await runtime.provider.writeFile(at('doc.txt'), encoder.encode('object text'), { overwrite: true });
-  const made = await runtime.spawn().call('create_object_from_file', { name: 'doc', path: 'doc.txt', namespace: 'shared' });
-  expect(made.ok).toBe(true);
-  await runtime.checkpoint(checkpoint, { namespaces: ['shared'] });
-});
-
-afterAll(() => rmSync(checkpointDirectory, { recursive: true, force: true }));
-
-async function runtimeOn(withTargets: boolean, config: ConfigInput, approver?: Approver) {
-  const { provider, calls } = await workspace(withTargets);
-  const runtime = await createRuntime({
-    provider,
-    config: { namespaces: SHARED, ...config },
-    restore: checkpoint,
-    ...(approver === undefined ? {} : { approver }),
-  });
-  const process = runtime.spawn();
-  calls.length = 0;
-  return { runtime, process, calls };
-}
+useSharedCheckpoint();
 
 // One call per tool on a target under private/; get_working_directory takes no path and asks nothing.
 const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] = [
@@ -88,7 +21,6 @@ const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] =
   ['write_object_to_file', { name: 'doc', namespace: 'shared', path: 'private/d', overwrite: false }],
 ];
 
-const ALL_RIGHTS = ['read', 'write', 'delete'] as const;
 const REFUSALS: readonly [name: string, config: ConfigInput, approver: Approver | undefined, code: string][] = [
   [
     'a deny grant',
@@ -213,141 +145,6 @@ describe('authority through the runtime', () => {
     expect(calls).toEqual([]);
     expect(approvals).toEqual([]);
     expect(await process.call('write_text_file', { path: 'notes.txt', content: 'kept' })).toMatchObject({ ok: true });
-    expect(calls).toEqual(['writeFile']);
-  });
-});
-
-describe('uses through the runtime', () => {
-  it('are spent once the provider is called, even when the call then fails', async () => {
-    const { process, calls } = await runtimeOn(true, { grants: [{ path: 'notes.txt', rights: ['write'], uses: 1 }] });
-    const failed = await process.call('write_text_file', { path: 'notes.txt', content: 'x', overwrite: false });
-    expect(failed).toMatchObject({ ok: false, error: { code: 'already_exists' } });
-    expect(calls).toEqual(['writeFile']);
-    const after = await process.call('write_text_file', { path: 'notes.txt', content: 'x' });
-    expect(after).toMatchObject({ ok: false, error: { code: 'denied', message: 'Writing "notes.txt" is not permitted.' } });
-    expect(calls).toEqual(['writeFile']);
-  });
-
-  it('let exactly one of 20 parallel calls through with uses: 1, across processes', async () => {
-    const { runtime, calls } = await runtimeOn(true, { grants: [{ path: 'notes.txt', rights: ['write'], uses: 1 }] });
-    const outcomes = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        runtime.spawn().call('write_text_file', { path: 'notes.txt', content: `writer ${index}` }),
-      ),
-    );
-    expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
-    expect(outcomes.filter((outcome) => !outcome.ok && outcome.error.code === 'denied')).toHaveLength(19);
-    expect(calls).toEqual(['writeFile']);
-  });
-});
-
-describe('approvals through the runtime', () => {
-  it('show the encoded bytes, ask again for changed content, and write only what was approved', async () => {
-    const approvals: ApprovalRequest[] = [];
-    const answers: ('approve' | 'reject')[] = ['approve', 'reject', 'approve'];
-    const { process, calls } = await runtimeOn(true, { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] }, async (request) => {
-      approvals.push(request);
-      return answers.shift()!;
-    });
-    const args = { path: 'public/f.txt', content: 'héllo\n', encoding: 'utf-16' };
-    expect(await process.call('write_text_file', args)).toMatchObject({ ok: true, result: { bytes_written: 14 } });
-    const changed = { ...args, content: 'changed' };
-    expect(await process.call('write_text_file', changed)).toMatchObject({ ok: false, error: { code: 'approval_rejected' } });
-    expect(await process.call('write_text_file', args)).toMatchObject({ ok: true });
-    expect(calls).toEqual(['writeFile', 'writeFile']);
-
-    const utf16 = Uint8Array.of(0xff, 0xfe, ...[...'héllo\n'].flatMap((character) => [character.charCodeAt(0), 0]));
-    expect(approvals[0]).toEqual({
-      tool: 'write_text_file',
-      right: 'write',
-      path: 'public/f.txt',
-      arguments_sha256: sha256(JSON.stringify(args)),
-      content_bytes: 14,
-      content_sha256: sha256(utf16),
-      // UTF-16 bytes read leniently as UTF-8: the BOM becomes U+FFFD and every zero byte is escaped.
-      preview: '\ufffd\ufffdh\\u0000\ufffd\\u0000l\\u0000l\\u0000o\\u0000\\n\\u0000',
-    });
-    expect(approvals[1]!.content_sha256).not.toBe(approvals[0]!.content_sha256);
-    expect(approvals[2]).toEqual(approvals[0]);
-  });
-
-  it('ask about reads with null content fields', async () => {
-    const approvals: ApprovalRequest[] = [];
-    const { process } = await runtimeOn(true, { grants: [{ path: 'public', tree: true, rights: ['read'], mode: 'ask' }] }, async (request) => {
-      approvals.push(request);
-      return 'approve';
-    });
-    expect(await process.call('read_text_file', { path: 'public/f.txt' })).toMatchObject({ ok: true });
-    expect(approvals).toEqual([
-      {
-        tool: 'read_text_file',
-        right: 'read',
-        path: 'public/f.txt',
-        arguments_sha256: sha256(JSON.stringify({ path: 'public/f.txt' })),
-        content_bytes: null,
-        content_sha256: null,
-        preview: null,
-      },
-    ]);
-  });
-});
-
-describe('a policy through the runtime', () => {
-  it('without grants allows everything in the workspace', async () => {
-    const { process } = await runtimeOn(true, {});
-    expect(await process.call('delete_directory', { path: 'private', recursive: true })).toMatchObject({ ok: true });
-  });
-
-  it('resolves relative paths before matching, so grants see canonical identities', async () => {
-    const { runtime } = await runtimeOn(true, {
-      grants: [
-        { path: '.', tree: true, rights: ['read'] },
-        { path: 'public/d', tree: true, rights: ['write'] },
-      ],
-    });
-    const child = await runtime.spawn().spawn({ cwd: 'public/d' });
-    expect(await child.call('write_text_file', { path: './x/../y.txt', content: 'y' })).toMatchObject({
-      ok: true,
-      result: { path: 'public/d/y.txt' },
-    });
-    expect(await child.call('write_text_file', { path: '../f.txt', content: 'y' })).toMatchObject({
-      ok: false,
-      error: { code: 'denied', message: 'Writing "public/f.txt" is not permitted.' },
-    });
-  });
-});
-
-describe('namespaces and labels through the runtime', () => {
-  it('refuse another process namespace and an undeclared right before the provider is called', async () => {
-    const { runtime, process, calls } = await runtimeOn(true, { namespaces: [{ name: 'inbox', rights: ['write'] }] });
-    const other = runtime.spawn();
-    const cases: [Record<string, unknown>, string][] = [
-      [{ name: 'x', path: 'public/f.txt', namespace: other.namespace }, 'namespace_not_found'],
-      [{ name: 'x', path: 'public/f.txt', namespace: 'nowhere' }, 'namespace_not_found'],
-    ];
-    for (const [args, code] of cases) {
-      expect(await process.call('create_object_from_file', args)).toMatchObject({ ok: false, error: { code } });
-    }
-    expect(await process.call('write_object_to_file', { name: 'x', namespace: 'inbox', path: 'out.txt' })).toMatchObject({
-      ok: false,
-      error: { code: 'denied', details: { right: 'read', namespace: 'inbox' } },
-    });
-    expect(calls).toEqual([]);
-  });
-
-  it('label Objects from their file and refuse egress above the target clearance without a provider call', async () => {
-    const { process, calls } = await runtimeOn(true, {
-      labels: [{ path: 'private', tree: true, label: 'secret' }],
-      sinks: [{ path: 'vault', tree: true, max_label: 'secret' }],
-    });
-    expect(await process.call('create_object_from_file', { name: 'key', path: 'private/f.txt' })).toMatchObject({ ok: true });
-    calls.length = 0;
-    expect(await process.call('write_object_to_file', { name: 'key', path: 'public/copy.txt' })).toMatchObject({
-      ok: false,
-      error: { code: 'egress_denied', effect: 'none' },
-    });
-    expect(calls).toEqual([]);
-    expect(await process.call('write_object_to_file', { name: 'key', path: 'vault/copy.txt' })).toMatchObject({ ok: true });
     expect(calls).toEqual(['writeFile']);
   });
 });
