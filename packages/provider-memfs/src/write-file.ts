@@ -74,9 +74,16 @@ function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: numb
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   const fd = fs.openSync(volumePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
   try {
-    writeAll(fs, fd, bytes);
-  } finally {
-    fs.closeSync(fd);
+    try {
+      writeAll(fs, fd, bytes);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    // Still the same synchronous block, so the name is the file just made: a half-written file
+    // left there would make a retry with overwrite false fail with already_exists.
+    fs.unlinkSync(volumePath);
+    throw error;
   }
 }
 
