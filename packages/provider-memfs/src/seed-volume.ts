@@ -44,39 +44,64 @@ export function seedVolume(fs: IFs, seed: string, root: string): void {
     fs.lutimesSync(volumePath, stats.atime, stats.mtime);
   };
 
+  const copyEntry = (hostDirectory: string, volumeDirectory: string, name: string, entryPath: string): void => {
+    const from = join(hostDirectory, name);
+    const to = `${volumeDirectory === '/' ? '' : volumeDirectory}/${name}`;
+    const stats = host.lstatSync(from);
+    const key = `${stats.dev}:${stats.ino}`;
+    const known = multiLinks.get(key);
+    if (stats.isSymbolicLink()) {
+      fs.symlinkSync(host.readlinkSync(from), to);
+      fs.lutimesSync(to, stats.atime, stats.mtime);
+    } else if (stats.isDirectory()) {
+      fs.mkdirSync(to, { mode: 0o700 });
+      walk(from, to, entryPath);
+      directories.push([to, stats]);
+    } else if (stats.isFile() && known !== undefined) {
+      fs.linkSync(known.volumePath, to);
+      known.found++;
+    } else if (stats.isFile()) {
+      copyFile(fs, from, to, stats, entryPath);
+      if (stats.nlink > 1) multiLinks.set(key, { volumePath: to, hostLinks: stats.nlink, found: 1 });
+      finish(to, stats);
+    } else {
+      const { O_CREAT, O_EXCL, O_WRONLY, S_IFMT } = fs.constants;
+      fs.closeSync(fs.openSync(to, O_CREAT | O_EXCL | O_WRONLY, (stats.mode & S_IFMT) | 0o600));
+      finish(to, stats);
+    }
+  };
   const walk = (hostDirectory: string, volumeDirectory: string, relative: string): void => {
-    for (const raw of host.readdirSync(hostDirectory, { encoding: 'buffer' })) {
+    const names = guarded(relative, () => host.readdirSync(hostDirectory, { encoding: 'buffer' }));
+    for (const raw of names) {
       const name = decodeName(raw, relative);
-      const from = join(hostDirectory, name);
-      const to = `${volumeDirectory === '/' ? '' : volumeDirectory}/${name}`;
-      const stats = host.lstatSync(from);
-      const key = `${stats.dev}:${stats.ino}`;
-      const known = multiLinks.get(key);
-      if (stats.isSymbolicLink()) {
-        fs.symlinkSync(host.readlinkSync(from), to);
-        fs.lutimesSync(to, stats.atime, stats.mtime);
-      } else if (stats.isDirectory()) {
-        fs.mkdirSync(to, { mode: 0o700 });
-        walk(from, to, relative === '' ? name : `${relative}/${name}`);
-        directories.push([to, stats]);
-      } else if (stats.isFile() && known !== undefined) {
-        fs.linkSync(known.volumePath, to);
-        known.found++;
-      } else if (stats.isFile()) {
-        copyFile(fs, from, to, stats, relative === '' ? name : `${relative}/${name}`);
-        if (stats.nlink > 1) multiLinks.set(key, { volumePath: to, hostLinks: stats.nlink, found: 1 });
-        finish(to, stats);
-      } else {
-        const { O_CREAT, O_EXCL, O_WRONLY, S_IFMT } = fs.constants;
-        fs.closeSync(fs.openSync(to, O_CREAT | O_EXCL | O_WRONLY, (stats.mode & S_IFMT) | 0o600));
-        finish(to, stats);
-      }
+      const entryPath = relative === '' ? name : `${relative}/${name}`;
+      guarded(entryPath, () => copyEntry(hostDirectory, volumeDirectory, name, entryPath));
     }
   };
   walk(seed, root, '');
+  // Before the directories get their real modes: a 0o000 one would refuse the link's path walk.
+  guarded('', () => addTwinLinks(fs, root, multiLinks));
   directories.push([root, seedStats]);
-  for (const [volumePath, stats] of directories) finish(volumePath, stats);
-  addTwinLinks(fs, root, multiLinks);
+  guarded('', () => {
+    for (const [volumePath, stats] of directories) finish(volumePath, stats);
+  });
+}
+
+/**
+ * Runs one step of the seed, turning a host or volume error into a LibosError that names the
+ * seed-relative path only: node's and memfs's messages hold host and volume paths.
+ */
+function guarded<T>(relative: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (LibosError.is(error)) throw error;
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unknown error';
+    const shown = relative === '' ? '.' : relative;
+    throw new LibosError('provider_failure', `Seeding failed at '${shown}' (${code}); the seed directory may have changed while it was copied.`, {
+      details: { path: shown, hostCode: code },
+    });
+  }
 }
 
 function decodeName(raw: Buffer, relative: string): string {
@@ -95,7 +120,9 @@ function copyFile(fs: IFs, from: string, to: string, stats: host.Stats, relative
   const fd = host.openSync(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   let bytes: Buffer;
   try {
-    if (host.fstatSync(fd).ino !== stats.ino) {
+    const opened = host.fstatSync(fd);
+    // An inode number freed by an unlink is often reused at once, by a directory too.
+    if (!opened.isFile() || opened.ino !== stats.ino || opened.dev !== stats.dev) {
       throw new LibosError('provider_failure', 'A seed file changed while it was being copied.', { details: { path: relative } });
     }
     bytes = host.readFileSync(fd);

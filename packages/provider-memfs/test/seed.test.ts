@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import * as host from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memfs } from 'memfs';
@@ -168,6 +169,35 @@ describe('seed', () => {
     }
     expect(thrown).toMatchObject({ code: 'invalid_arguments', details: { path: 'sub/bad\uFFFD' } });
     expect(String((thrown as Error).message)).not.toContain(base);
+  });
+
+  it('links a twin to a file whose directory has mode 0o000, and carries loops and sockets as entries', async () => {
+    const base = host.mkdtempSync(join(tmpdir(), 'libos-memfs-seed-'));
+    cleanups.push(base);
+    const seed = join(base, 'seed');
+    host.mkdirSync(join(seed, 'closed'), { recursive: true });
+    host.writeFileSync(join(base, 'outside.txt'), 'o');
+    host.linkSync(join(base, 'outside.txt'), join(seed, 'closed', 'twin.txt'));
+    host.symlinkSync('loop-b', join(seed, 'loop-a'));
+    host.symlinkSync('loop-a', join(seed, 'loop-b'));
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(seed, 'socket'), resolve));
+    host.chmodSync(join(seed, 'closed'), 0);
+    try {
+      const { fs } = memfs({}, '/');
+      const provider = createMemfsProvider({ seed, volume: fs });
+      expect(fs.lstatSync('/workspace/closed').mode & 0o7777).toBe(0);
+      fs.chmodSync('/workspace/closed', 0o700);
+      expect(fs.lstatSync('/workspace/closed/twin.txt').nlink).toBe(2);
+      await failsWith(provider.readFile(p('closed/twin.txt'), { maxBytes: 10 }), 'hard_link_refused');
+      const kinds = (await provider.listDirectory(p('.'), { limit: 10 })).entries.map((entry) => `${entry.name}:${entry.kind}`);
+      expect(kinds).toEqual(['closed:directory', 'loop-a:symlink', 'loop-b:symlink', 'socket:other']);
+      await failsWith(provider.readFile(p('loop-a'), { maxBytes: 10 }), 'symlink_refused');
+      await failsWith(provider.readFile(p('socket'), { maxBytes: 10 }), 'not_a_file');
+    } finally {
+      host.chmodSync(join(seed, 'closed'), 0o755);
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('refuses a missing seed, a file as seed and a root that already exists', () => {
