@@ -1,8 +1,9 @@
-import { LibosError, pathSegments } from '@libos/core';
+import { LibosError } from '@libos/core';
 import type { FileSystemProviderV1, ProviderCapabilities, WorkspacePath } from '@libos/core';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { FdPaths } from './fd-paths.js';
+import { hostPathOf } from './host-path.js';
 import { listDirectory } from './list-directory.js';
 import type { LocalProviderOptions } from './local-provider-options.js';
 import { makeDirectory } from './make-directory.js';
@@ -11,7 +12,6 @@ import type { OperationContext } from './operation-context.js';
 import { PinnedRoot } from './pinned-root.js';
 import { readFile } from './read-file.js';
 import { statPath } from './stat-path.js';
-import { walk } from './walk.js';
 import { writeFile } from './write-file.js';
 
 const capabilities: ProviderCapabilities = {
@@ -64,10 +64,7 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
     hostPath(path) {
       root.acquire();
       try {
-        // Proves the directory exists and is reached without links; the string itself is then
-        // only as stable as the host path (a subprocess resolves it again).
-        walk({ root, paths, hooks, operation: 'hostPath' }, pathSegments(path)).directory.release();
-        return path === '.' ? root.hostPath : `${root.hostPath}/${path}`;
+        return hostPathOf({ root, paths, hooks, operation: 'hostPath' }, path);
       } catch (error) {
         throw mapNodeError(error, path);
       } finally {

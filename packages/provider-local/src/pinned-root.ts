@@ -14,7 +14,7 @@ export class PinnedRoot {
   readonly fd: number;
   readonly dev: number;
   readonly ino: number;
-  /** The root's host path as configured, resolved once; only for `hostPath`. */
+  /** The root's host path as configured, resolved once at startup (`hostPath` asks the kernel instead). */
   readonly hostPath: string;
   private inFlight = 0;
   private closed = false;
