@@ -13,6 +13,11 @@ import type { ProbedEntry } from './probe-entry.js';
 import type { HeldDirectory } from './walk.js';
 import { walk } from './walk.js';
 
+// Permission and sticky bits carry over; setuid and setgid do not. The new inode belongs to this
+// process, not to the old owner, and holds new bytes: restoring them would mint a set-id program of
+// the provider's user with the caller's content (the kernel drops them on a write for the same reason).
+const KEPT_MODE_BITS = 0o1777;
+
 /**
  * Replaces or creates a whole file inside its pinned parent. A replacement goes through a temporary
  * file created exclusively beside the target, written, flushed and renamed over it (then the
@@ -119,7 +124,7 @@ async function replace(
   let renamed = false;
   try {
     writeAll(fd, bytes);
-    if (current !== null) fchmodSync(fd, current.status.mode & 0o7777);
+    if (current !== null) fchmodSync(fd, current.status.mode & KEPT_MODE_BITS);
     await flush(fd);
     stepped(context, directory.path, 'effect');
     if (current !== null) {
