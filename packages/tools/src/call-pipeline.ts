@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
 import { describeInputIssues } from './input-issues.js';
 import { measureJson } from './measure-json.js';
+import { assertResultFits } from './result-bound.js';
 import { sha256Hex } from './sha256-hex.js';
 import type { ProcessState, ToolContext, ToolDefinition } from './tool-definition.js';
 
@@ -71,7 +72,9 @@ async function execute(
   }
   const tool = typeof name === 'string' ? environment.tools.get(name) : undefined;
   if (tool === undefined) {
-    throw new LibosError('unknown_tool', `There is no tool named ${JSON.stringify(String(name)).slice(0, 200)}.`, {
+    // String() of a caller's object can throw, so only a string name is echoed.
+    const message = typeof name === 'string' ? `There is no tool named ${JSON.stringify(name).slice(0, 200)}.` : 'The tool name must be a string.';
+    throw new LibosError('unknown_tool', message, {
       details: { available: [...environment.tools.keys()] },
     });
   }
@@ -100,14 +103,8 @@ async function execute(
     string,
     unknown
   >;
-  const resultBytes = Buffer.byteLength(JSON.stringify(output), 'utf8');
-  if (resultBytes > bounds.result_max_bytes) {
-    throw new LibosError('result_too_large', `The result is larger than ${bounds.result_max_bytes} bytes of JSON.`, {
-      // A read or a listing changed nothing; for the writing tools the effect already happened.
-      effect: tool.definition.annotations.readOnlyHint ? 'none' : 'unknown',
-      details: { result_bytes: resultBytes, max_bytes: bounds.result_max_bytes },
-    });
-  }
+  // A read or a listing changed nothing; for the writing tools the effect already happened.
+  assertResultFits(output, bounds, tool.definition.annotations.readOnlyHint ? 'none' : 'unknown');
   return output;
 }
 

@@ -1,8 +1,9 @@
 import { Buffer } from 'node:buffer';
+import { types } from 'node:util';
 
 /** What `measureJson` observed about a value meant to be JSON. */
 export interface JsonMeasure {
-  /** False when something JSON cannot carry exactly was met (undefined, NaN, a class instance, an object met twice, ...). */
+  /** False when something JSON cannot carry exactly was met (undefined, NaN, a class instance, a getter, a proxy, an object met twice, ...). */
   readonly plain: boolean;
   /** UTF-8 bytes of `JSON.stringify(value)`; when that cannot run, a count that may stop once past the limit. */
   readonly bytes: number;
@@ -52,10 +53,14 @@ function walk(value: unknown, limit: number, countBytes: boolean): JsonMeasure {
       if (!Number.isFinite(item)) return notPlain();
       bytes += String(item).length;
     } else if (typeof item === 'object') {
-      if (seen.has(item)) return notPlain();
+      // A proxy or an accessor can answer the parser differently from the measure (or throw later),
+      // and a hidden or symbol key (a non-enumerable toJSON) can make the measured JSON lie.
+      if (seen.has(item) || types.isProxy(item)) return notPlain();
       seen.add(item);
       if (Array.isArray(item)) {
-        if (Object.getPrototypeOf(item) !== Array.prototype) return notPlain();
+        // No tool takes an array, so the parser never reads an element: only a hidden toJSON could
+        // make the measure lie, and checking each element's descriptor would cost ten times more.
+        if (Object.getPrototypeOf(item) !== Array.prototype || Object.hasOwn(item, 'toJSON')) return notPlain();
         bytes += 2 + Math.max(0, item.length - 1);
         for (let index = 0; index < item.length; index++) {
           if (!(index in item)) return notPlain();
@@ -64,16 +69,29 @@ function walk(value: unknown, limit: number, countBytes: boolean): JsonMeasure {
       } else {
         const prototype: unknown = Object.getPrototypeOf(item);
         if (prototype !== Object.prototype && prototype !== null) return notPlain();
-        const keys = Object.keys(item);
-        bytes += 2 + Math.max(0, keys.length - 1);
+        const keys = Reflect.ownKeys(item);
+        const values: unknown[] = [];
         for (const key of keys) {
-          bytes += (countBytes ? stringBytes(key) : 0) + 1;
-          stack.push((item as Record<string, unknown>)[key]);
+          const value = typeof key === 'symbol' ? notData : dataValue(item, key);
+          if (value === notData) return notPlain();
+          values.push(value);
         }
+        bytes += 2 + Math.max(0, keys.length - 1);
+        for (const key of keys) bytes += (countBytes ? stringBytes(key as string) : 0) + 1;
+        for (const value of values) stack.push(value);
       }
     } else return notPlain(); // undefined, functions, symbols and bigints have no exact JSON form
   }
   return { plain: true, bytes };
+}
+
+const notData = Symbol('not data');
+
+/** The value of an own enumerable data property, read without running any code; else `notData`. */
+function dataValue(item: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(item, key);
+  if (descriptor === undefined || descriptor.enumerable !== true || !('value' in descriptor)) return notData;
+  return descriptor.value as unknown;
 }
 
 /** The UTF-8 bytes of a string as JSON text, quotes and escapes included, lone surrogates as \uDXXX. */

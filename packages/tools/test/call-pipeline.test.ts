@@ -43,6 +43,54 @@ describe('argument gate', () => {
     expect((await bed.fail('read_directory', cyclic)).code).toBe('invalid_arguments');
   });
 
+  it('refuses accessors, proxies and hidden or symbol keys as not plain, never throwing', async () => {
+    const bed = await createTestbed();
+    let reads = 0;
+    const lateThrow = {
+      get path() {
+        reads++;
+        if (reads > 2) throw new Error('late');
+        return '.';
+      },
+    };
+    let traps = 0;
+    const lateProxy = new Proxy(
+      { path: '.' },
+      {
+        get(target, key, receiver) {
+          traps++;
+          if (traps > 3) throw new Error('late');
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      },
+    );
+    const cases: unknown[] = [
+      { get path() { return '.'; } },
+      lateThrow,
+      new Proxy({ path: '.' }, {}),
+      lateProxy,
+      { path: '.', [Symbol('hidden')]: 1 },
+      Object.defineProperty({ path: '.' }, 'limit', { value: 5, enumerable: false }),
+    ];
+    for (const args of cases) {
+      expect(await bed.fail('read_directory', args)).toMatchObject({ code: 'invalid_arguments', effect: 'none' });
+    }
+  });
+
+  it('cannot be talked past the size gate by a hidden toJSON', async () => {
+    const bed = await createTestbed({ config: { bounds: { arguments_max_bytes: 64 } } });
+    const args = Object.defineProperty({ path: 'big.txt', content: 'x'.repeat(1000) }, 'toJSON', { value: () => ({}), enumerable: false });
+    expect((await bed.fail('write_text_file', args)).code).toMatch(/^(arguments_too_large|invalid_arguments)$/);
+    expect(await bed.fixtures.kindOf('big.txt')).toBe('missing');
+  });
+
+  it('names no tool it cannot print, without throwing', async () => {
+    const bed = await createTestbed();
+    for (const name of [Object.create(null), { toString: () => { throw new Error('no'); } }, 5]) {
+      expect(await bed.fail(name as string, {})).toMatchObject({ code: 'unknown_tool', effect: 'none' });
+    }
+  });
+
   it('treats missing arguments as an empty object', async () => {
     const bed = await createTestbed();
     expect(await bed.ok('get_working_directory')).toEqual({ working_directory: '.' });

@@ -45,6 +45,17 @@ describe('measureJson', () => {
     );
   });
 
+  it('flags accessors, proxies, symbol keys and hidden keys without running them', () => {
+    let runs = 0;
+    const getter = Object.defineProperty({}, 'a', { enumerable: true, get: () => ++runs });
+    const hidden = Object.defineProperty({ a: 1 }, 'toJSON', { value: () => ({}), enumerable: false });
+    const hiddenArray = Object.defineProperty([1, 2], 'toJSON', { value: () => [], enumerable: false });
+    for (const input of [getter, new Proxy({ a: 1 }, {}), { a: new Proxy([], {}) }, { a: 1, [Symbol('s')]: 2 }, hidden, [hiddenArray]]) {
+      expect(measureJson(input, 1000).plain).toBe(false);
+    }
+    expect(runs).toBe(1); // JSON.stringify's own read; the walk reads descriptors only
+  });
+
   it('treats a throwing getter as not plain', () => {
     const hostile = Object.defineProperty({}, 'path', {
       enumerable: true,

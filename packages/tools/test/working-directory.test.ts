@@ -23,6 +23,17 @@ describe('set_working_directory', () => {
     expect(await bed.ok('set_working_directory', { path: '../../b/../..' })).toEqual({ working_directory: '.' });
   });
 
+  it('keeps the old working directory when its result is over result_max_bytes', async () => {
+    const bed = await createTestbed({ config: { bounds: { result_max_bytes: 40 } } });
+    await bed.fixtures.makeDirectory('a-directory-with-a-rather-long-name');
+    expect(await bed.fail('set_working_directory', { path: 'a-directory-with-a-rather-long-name' })).toMatchObject({
+      code: 'result_too_large',
+      effect: 'none',
+    });
+    expect(bed.process.cwd).toBe('.');
+    expect(await bed.ok('set_working_directory', { path: '.' })).toEqual({ working_directory: '.' });
+  });
+
   it('makes relative paths of every tool resolve against it and returns root-relative identities', async () => {
     const bed = await createTestbed();
     await bed.fixtures.writeFile('a/note.txt', 'hi');

@@ -1,5 +1,6 @@
 import { LibosError } from '@libos/core';
 import { z } from 'zod';
+import { assertResultFits } from '../result-bound.js';
 import { defineTool } from '../tool-definition.js';
 import { identityField, pathField } from './tool-fields.js';
 
@@ -29,7 +30,10 @@ export const setWorkingDirectory = defineTool({
     if (status.kind !== 'directory') {
       throw new LibosError('not_a_directory', `"${path}" is not a directory.`, { details: { path, kind: status.kind } });
     }
+    const output = { working_directory: path };
+    // Measured before the cwd moves, so a result over the bound really changed nothing.
+    assertResultFits(output, context.bounds, 'none');
     context.process.cwd = path;
-    return { working_directory: path };
+    return output;
   },
 });

@@ -1,0 +1,15 @@
+import { Buffer } from 'node:buffer';
+import { LibosError, type Bounds, type Effect } from '@libos/core';
+
+/**
+ * Throws `result_too_large` (no content) when a result's JSON is over `bounds.result_max_bytes`.
+ * `effect` says whether the call already changed something by the time its result is measured.
+ */
+export function assertResultFits(result: unknown, bounds: Bounds, effect: Effect): void {
+  const resultBytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+  if (resultBytes <= bounds.result_max_bytes) return;
+  throw new LibosError('result_too_large', `The result is larger than ${bounds.result_max_bytes} bytes of JSON.`, {
+    effect,
+    details: { result_bytes: resultBytes, max_bytes: bounds.result_max_bytes },
+  });
+}
