@@ -214,6 +214,12 @@ describe('approval preview', () => {
     expect(preview('plain ünïcödé 😀 text')).toBe('plain ünïcödé 😀 text');
   });
 
+  it('escapes every default-ignorable code point, so no text hides from the approver', () => {
+    // Tag characters spell invisible ASCII; soft hyphen, word joiner and Hangul fillers render as nothing.
+    expect(preview('ok\u{E0072}\u{E006D}')).toBe('ok\\u{e0072}\\u{e006d}');
+    expect(preview('a\u00adb\u2060c\u3164d\u180e')).toBe('a\\u00adb\\u2060c\\u3164d\\u180e');
+  });
+
   it('decodes leniently: bad UTF-8 becomes U+FFFD', () => {
     expect(approvalPreview(Uint8Array.of(0x61, 0xff, 0x62, 0xc3))).toBe('a\ufffdb\ufffd');
     expect(approvalPreview(new Uint8Array(0))).toBe('');

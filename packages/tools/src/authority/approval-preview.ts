@@ -12,7 +12,8 @@ const named: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 /**
  * The start of the content for an approver: decoded as UTF-8 with bad bytes as U+FFFD, and every
  * character that could hide or reorder text on the approver's screen (C0 and C1 controls, DEL, line
- * and paragraph separators, bidirectional controls, the BOM) written as an escape, with `\` doubled
+ * and paragraph separators, every default-ignorable code point: bidirectional controls, zero-width
+ * and tag characters, the BOM) written as an escape, with `\` doubled
  * so escapes stay unambiguous. At most PREVIEW_MAX_CHARACTERS units; neither an escape nor a
  * surrogate pair is ever cut.
  */
@@ -31,18 +32,17 @@ function escapeCharacter(character: string): string {
   const known = named[character];
   if (known !== undefined) return known;
   const code = character.codePointAt(0)!;
-  if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || isInvisibleFormat(code)) {
-    return `\\u${code.toString(16).padStart(4, '0')}`;
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || isInvisibleFormat(code, character)) {
+    // Braces beyond the BMP, so `\u{e0041}` cannot be read as `\ue004` followed by `1`.
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
   }
   return character;
 }
 
-function isInvisibleFormat(code: number): boolean {
-  return (
-    code === 0x061c ||
-    (code >= 0x200b && code <= 0x200f) ||
-    (code >= 0x2028 && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069) ||
-    code === 0xfeff
-  );
+// Default-ignorable code points render as nothing (tag characters even spell hidden ASCII); the
+// bidirectional controls among them reorder text; line and paragraph separators break it.
+const defaultIgnorable = /^\p{Default_Ignorable_Code_Point}$/u;
+
+function isInvisibleFormat(code: number, character: string): boolean {
+  return code === 0x2028 || code === 0x2029 || defaultIgnorable.test(character);
 }
