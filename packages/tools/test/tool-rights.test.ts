@@ -89,6 +89,44 @@ describe('the right each tool needs', () => {
     expect(await bed.fail('read_text_file', { path: 'missing.txt' })).toMatchObject({ code: 'denied' });
   });
 
+  it('spends nothing on an argument error of any tool, Object tools included', async () => {
+    const bed = await createTestbed({
+      config: {
+        grants: [
+          { path: 'src.txt', rights: ['read'], uses: 1 },
+          { path: 'out.txt', rights: ['write'], uses: 1 },
+          { path: 'gone.txt', rights: ['delete'], uses: 1 },
+        ],
+      },
+    });
+    await bed.fixtures.writeFile('src.txt', 'café');
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['write_text_file', { path: 'out.txt', content: 'lone \ud800' }, 'encode_failed'],
+      ['write_text_file', { path: 'out.txt', content: 'é', encoding: 'ascii' }, 'encode_failed'],
+      ['write_text_file', { path: 'out.txt', content: 'x', expected_content_sha256: 'nope' }, 'invalid_arguments'],
+      ['delete_file', { path: 'gone.txt', missing_ok: 'yes' }, 'invalid_arguments'],
+      ['create_object_from_file', { name: ' ', path: 'src.txt' }, 'invalid_name'],
+      ['create_object_from_file', { name: 'a', path: 'src.txt', namespace: 'x//y' }, 'invalid_namespace'],
+      ['create_object_from_file', { name: 'a', path: 'src.txt', object_type: 'nope' }, 'invalid_object_type'],
+      ['create_object_from_file', { name: 'a', path: 'src.txt', encoding: 'nope' }, 'unsupported_encoding'],
+      ['create_object_from_file', { name: 'a', path: 'src.txt', max_bytes: 0 }, 'invalid_arguments'],
+    ];
+    for (const [tool, args, code] of refusals) expect(await bed.fail(tool, args), `${tool} ${code}`).toMatchObject({ code, effect: 'none' });
+    await bed.ok('create_object_from_file', { name: 'a', path: 'src.txt' });
+    for (const [args, code] of [
+      [{ name: 'a/b', path: 'out.txt' }, 'invalid_name'],
+      [{ name: 'a', path: 'out.txt', namespace: ' a' }, 'invalid_namespace'],
+      [{ name: 'a', path: 'out.txt', encoding: 'ascii' }, 'encode_failed'],
+      [{ name: 'a', path: '/out.txt' }, 'invalid_path'],
+    ] as const) {
+      expect(await bed.fail('write_object_to_file', args), code).toMatchObject({ code, effect: 'none' });
+    }
+    await bed.ok('write_object_to_file', { name: 'a', path: 'out.txt' });
+    expect(await bed.fail('write_text_file', { path: 'out.txt', content: 'x' })).toMatchObject({ code: 'denied' });
+    expect(await bed.fail('read_text_file', { path: 'src.txt' })).toMatchObject({ code: 'denied' });
+    expect(await bed.ok('delete_file', { path: 'gone.txt', missing_ok: true })).toMatchObject({ kind: 'missing' });
+  });
+
   it('asks the approver for an ask grant with the tool, right, path and the encoded content', async () => {
     const { provider, fixtures, probes } = recording();
     const requests: ApprovalRequest[] = [];
