@@ -42,6 +42,7 @@ const SCHEMA = `
  * the target is only ever replaced by a complete, synced file.
  */
 export function writeCheckpointFile(file: string, namespaces: readonly string[], objects: readonly MemoryObject[]): void {
+  assertStorableText(namespaces, objects);
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const database = openDatabase(temporary);
@@ -122,6 +123,25 @@ export function readCheckpointFile(file: string): CheckpointRows {
     throw malformed(describe(error), error);
   } finally {
     database.close();
+  }
+}
+
+// SQLite keeps TEXT as UTF-8, where a lone surrogate cannot exist: it would come back as U+FFFD,
+// a different name. Payloads are safe, since their JSON writes a lone surrogate as an escape.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** Refuses, before anything is written, a namespace or Object field that SQLite would not keep exactly. */
+function assertStorableText(namespaces: readonly string[], objects: readonly MemoryObject[]): void {
+  const refuse = (what: string, details: Record<string, string>): never => {
+    throw new LibosError('invalid_arguments', `The checkpoint cannot keep ${what} exactly: it holds a lone UTF-16 surrogate.`, {
+      effect: 'none',
+      details,
+    });
+  };
+  for (const namespace of namespaces) if (LONE_SURROGATE.test(namespace)) refuse('a namespace name', { namespace });
+  for (const object of objects) {
+    if (LONE_SURROGATE.test(object.name)) refuse(`the name of Object ${object.oid}`, { oid: object.oid, namespace: object.namespace });
+    if (LONE_SURROGATE.test(object.created_by)) refuse(`the creator of Object ${object.oid}`, { oid: object.oid, namespace: object.namespace });
   }
 }
 

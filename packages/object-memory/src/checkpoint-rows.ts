@@ -22,7 +22,19 @@ export function decodeCheckpointRows(namespaceRows: readonly unknown[], objectRo
     return name;
   });
   const known = new Set(namespaces);
-  const objects = objectRows.map((row, index) => decodeObject(row, index + 1, known));
+  if (known.size !== namespaces.length) throw bad('a namespace is listed twice');
+  // Our schema makes oids and names unique, but a forged file need not: a duplicate would leave
+  // one Object reachable by oid and shadowed by name.
+  const oids = new Set<string>();
+  const names = new Set<string>();
+  const objects = objectRows.map((row, index) => {
+    const object = decodeObject(row, index + 1, known);
+    const key = JSON.stringify([object.namespace, object.name]);
+    if (oids.has(object.oid) || names.has(key)) throw bad(`object row ${index + 1} repeats an oid or a name`);
+    oids.add(object.oid);
+    names.add(key);
+    return object;
+  });
   return { namespaces, objects };
 }
 

@@ -12,7 +12,15 @@ export function payloadByteLength(payload: JsonValue): number {
  * Throws `invalid_arguments` for anything that is not plain JSON (cycles included).
  */
 export function freezeJsonCopy(value: unknown): JsonValue {
-  return copy(value, new Set(), '$');
+  try {
+    return copy(value, new Set(), '$');
+  } catch (error) {
+    // Nesting deep enough to exhaust the stack: refused like any other value that cannot be stored.
+    if (error instanceof RangeError) {
+      throw new LibosError('invalid_arguments', 'The payload is nested too deeply to be stored.', { details: { at: '$' } });
+    }
+    throw error;
+  }
 }
 
 function copy(value: unknown, ancestors: Set<object>, at: string): JsonValue {
@@ -26,14 +34,21 @@ function copy(value: unknown, ancestors: Set<object>, at: string): JsonValue {
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
-      return Object.freeze(value.map((item, index) => copy(item, ancestors, `${at}[${index}]`)));
+      const items: JsonValue[] = [];
+      for (let index = 0; index < value.length; index++) {
+        // `map` would skip a hole and keep it, which JSON (and so a checkpoint) turns into null.
+        if (!(index in value)) throw notJson(`${at}[${index}]`, 'a hole');
+        items.push(copy(value[index], ancestors, `${at}[${index}]`));
+      }
+      return Object.freeze(items);
     }
     const prototype = Object.getPrototypeOf(value) as unknown;
     if (prototype !== Object.prototype && prototype !== null) throw notJson(at, 'an object that is not plain');
     const result: Record<string, JsonValue> = {};
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined) continue;
-      result[key] = copy(item, ancestors, `${at}.${key}`);
+      // Defined, not assigned: assigning a "__proto__" key (JSON.parse makes one) would set the prototype.
+      Object.defineProperty(result, key, { value: copy(item, ancestors, `${at}.${key}`), enumerable: true, writable: true, configurable: true });
     }
     return Object.freeze(result);
   } finally {
