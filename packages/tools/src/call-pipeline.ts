@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
 import { describeInputIssues } from './input-issues.js';
 import { measureJson } from './measure-json.js';
-import { assertResultFits } from './result-bound.js';
+import { assertResultFits, boundedFailure } from './result-bound.js';
 import { sha256Hex } from './sha256-hex.js';
 import type { ProcessState, ToolContext, ToolDefinition } from './tool-definition.js';
 
@@ -52,7 +52,7 @@ export async function runCall(
   try {
     return { ok: true, result: await execute(environment, state, name, args, options) };
   } catch (error) {
-    return { ok: false, error: toLibosError(error).toFailure() };
+    return { ok: false, error: boundedFailure(toLibosError(error).toFailure(), environment.bounds) };
   }
 }
 

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { LibosError, type Bounds, type Effect } from '@libos/core';
+import { LibosError, type Bounds, type Effect, type ToolFailure } from '@libos/core';
 
 /**
  * Throws `result_too_large` (no content) when a result's JSON is over `bounds.result_max_bytes`.
@@ -12,4 +12,14 @@ export function assertResultFits(result: unknown, bounds: Bounds, effect: Effect
     effect,
     details: { result_bytes: resultBytes, max_bytes: bounds.result_max_bytes },
   });
+}
+
+/**
+ * A failure whose details echo huge arguments (an 8 MiB Object name) would break the same transports
+ * the result bound protects, so over `bounds.result_max_bytes` it keeps only its code, message and effect.
+ */
+export function boundedFailure(failure: ToolFailure, bounds: Bounds): ToolFailure {
+  if (failure.details === undefined || Buffer.byteLength(JSON.stringify(failure), 'utf8') <= bounds.result_max_bytes) return failure;
+  const { details: _dropped, ...bare } = failure;
+  return bare;
 }

@@ -237,6 +237,24 @@ describe('result bound and host failures', () => {
     expect(await bed.ok('read_text_file', { path: 'small.txt' })).toMatchObject({ content: 'y'.repeat(10) });
   });
 
+  it('keeps a failure within result_max_bytes by dropping details that echo huge arguments', async () => {
+    const bed = await createTestbed({ config: { bounds: { result_max_bytes: 1000 } } });
+    await bed.fixtures.writeFile('a.txt', 'x');
+    const huge = '"'.repeat(5000);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['create_object_from_file', { name: 'a', path: 'a.txt', object_type: huge }, 'invalid_object_type'],
+      ['create_object_from_file', { name: `${huge}/`, path: 'a.txt' }, 'invalid_name'],
+      ['create_object_from_file', { name: 'a', path: 'a.txt', namespace: ` ${huge}` }, 'invalid_namespace'],
+      ['write_object_to_file', { name: huge, path: 'b.txt' }, 'object_not_found'],
+    ];
+    for (const [tool, args, code] of cases) {
+      const outcome = await bed.call(tool, args);
+      expect(outcome).toMatchObject({ ok: false, error: { code, effect: 'none' } });
+      expect(Buffer.byteLength(JSON.stringify(outcome), 'utf8'), code).toBeLessThanOrEqual(1000);
+    }
+    expect((await bed.fail('create_object_from_file', { name: 'a', path: 'a.txt', object_type: 'nope' })).details).toEqual({ object_type: 'nope' });
+  });
+
   it('turns a foreign exception into provider_failure with effect unknown and no host detail', async () => {
     const { provider } = createMemfsTestbed();
     const broken: FileSystemProviderV1 = {
