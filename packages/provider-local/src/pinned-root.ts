@@ -19,6 +19,7 @@ export class PinnedRoot {
   private inFlight = 0;
   private closed = false;
   private drained: (() => void) | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(root: string, procFdDirectory: string) {
     let fd: number;
@@ -53,8 +54,13 @@ export class PinnedRoot {
   }
 
   /** Refuses new operations, waits for those in flight, then closes the root fd. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(): Promise<void> {
+    // Every caller gets the same promise, so none returns while the fd is still open.
+    this.closing ??= this.drainAndClose();
+    return this.closing;
+  }
+
+  private async drainAndClose(): Promise<void> {
     this.closed = true;
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     closeSync(this.fd);

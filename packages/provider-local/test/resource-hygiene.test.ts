@@ -146,3 +146,15 @@ it('lists a directory whose entries are deleted while it is being scanned', asyn
   expect(readdirSync(many)).toEqual([]);
   await provider.close();
 });
+
+it('a second close waits, like the first, until the root fd is really closed', async () => {
+  const sandbox = createSandbox();
+  cleanups.push(() => sandbox.remove());
+  const before = openFds();
+  const provider = createLocalProvider({ root: sandbox.root });
+  const writing = provider.writeFile(p('f.txt'), one, { overwrite: true });
+  const first = provider.close();
+  await provider.close();
+  expect(openFds()).toBe(before);
+  await Promise.all([writing, first]);
+});
