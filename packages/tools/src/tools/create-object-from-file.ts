@@ -3,14 +3,13 @@ import {
   assertValidNamespace,
   isObjectType,
   longestFittingPrefix,
-  normalizeObjectName,
   payloadByteLength,
   type ObjectType,
 } from '@libos/object-memory';
 import { z } from 'zod';
 import { resolveEncoding, type TextCodec } from '../encodings/index.js';
 import { defineTool } from '../tool-definition.js';
-import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
+import { boundedIntegerField, checkedObjectName, encodingField, identityField, pathField } from './tool-fields.js';
 
 // A type alias, not an interface, so it is assignable to JsonValue.
 type FilePayload = {
@@ -60,7 +59,7 @@ export const createObjectFromFile = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async execute(input, context) {
-    const name = normalizeObjectName(input.name);
+    const name = checkedObjectName(input.name);
     const namespace = input.namespace ?? context.process.namespace;
     assertValidNamespace(namespace);
     const type = checkedType(input.object_type);
