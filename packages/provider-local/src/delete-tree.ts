@@ -78,8 +78,9 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
     const path = childPath(tree.path, shownName(raw));
     const fd = openDirectoryOrNull(context, tree.fd, raw, path, 'unknown');
     if (fd === null) {
-      // Swapped for a non-directory since the scan: unlink it as what it now is.
-      unlinkEntry(context, tree.fd, raw, tree.path);
+      // Not a directory (or swapped for one since the scan): unlink it as what it now is. Its EPERM
+      // is the host refusing, e.g. an immutable file, not the POSIX answer for a directory.
+      unlinkEntry(context, tree.fd, raw, tree.path, false);
       continue;
     }
     try {
@@ -93,15 +94,24 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
   }
 }
 
-/** Unlinks a non-directory entry of `parentPath`; false when the entry is a directory after all. */
-function unlinkEntry(context: OperationContext, parentFd: number, raw: ByteString, parentPath: WorkspacePath): boolean {
+/**
+ * Unlinks a non-directory entry of `parentPath`; false when the entry is a directory after all
+ * (EISDIR, or EPERM, POSIX's answer for one, unless the caller knows the entry is no directory).
+ */
+function unlinkEntry(
+  context: OperationContext,
+  parentFd: number,
+  raw: ByteString,
+  parentPath: WorkspacePath,
+  mayBeDirectory = true,
+): boolean {
   try {
     unlinkSync(context.paths.child(parentFd, raw));
     return true;
   } catch (error) {
     const code = hostCode(error);
     if (code === 'ENOENT') return true;
-    if (code === 'EISDIR' || code === 'EPERM') return false;
+    if (code === 'EISDIR' || (code === 'EPERM' && mayBeDirectory)) return false;
     throw mapNodeError(error, childPath(parentPath, shownName(raw)), 'unknown');
   }
 }
