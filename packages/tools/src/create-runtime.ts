@@ -22,6 +22,8 @@ export interface RuntimeOptions {
   readonly config?: LibosConfig | ConfigInput;
   /** Answers `ask` grants; without one they fail with `approval_required`. */
   readonly approver?: Approver;
+  /** How long an `ask` waits for the approver before it fails with `approval_required` (default 10 minutes). */
+  readonly approvalTimeoutMs?: number;
   /** A checkpoint file (host path) whose Objects the runtime's memory starts with. */
   readonly restore?: string;
 }
@@ -45,6 +47,9 @@ export interface Runtime {
   /** Closes the provider; later calls fail with `provider_failure`. Safe to call twice. */
   close(): Promise<void>;
 }
+
+// A person may take a while to answer, but a call must not wait forever on an approver that never does.
+const DEFAULT_APPROVAL_TIMEOUT_MS = 600_000;
 
 const REQUIRED_CAPABILITIES = ['atomicReplace', 'exclusiveCreate'] as const;
 
@@ -71,7 +76,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     namespaces: config.namespaces.map((namespace) => namespace.name),
     ...(options.restore === undefined ? {} : { restore: options.restore }),
   });
-  const authority = createAuthority({ config, ...(options.approver === undefined ? {} : { approver: options.approver }) });
+  const authority = createAuthority({
+    config,
+    approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+    ...(options.approver === undefined ? {} : { approver: options.approver }),
+  });
   const registered = new Map<string, RegisteredTool>(
     BUILTIN_TOOLS.map((definition) => [definition.name, { definition, inputSchema: definition.inputSchema(config.bounds) }]),
   );

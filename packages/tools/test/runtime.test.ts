@@ -180,3 +180,16 @@ describe('close', () => {
     expect(outcome).toMatchObject({ ok: false, error: { code: 'provider_failure', effect: 'none' } });
   });
 });
+
+describe('approval timeout', () => {
+  it('an approver that never answers ends in approval_required, nothing written', async () => {
+    const bed = await createTestbed({
+      config: { grants: [{ path: '.', tree: true, rights: ['read', 'write'], mode: 'ask' }] },
+      approver: () => new Promise(() => undefined),
+      approvalTimeoutMs: 50,
+    });
+    const failure = await bed.fail('write_text_file', { path: 'late.txt', content: 'x' });
+    expect(failure).toMatchObject({ code: 'approval_required', effect: 'none' });
+    expect(await bed.fixtures.kindOf('late.txt')).toBe('missing');
+  });
+});
