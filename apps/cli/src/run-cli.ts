@@ -2,6 +2,9 @@ import { MAIN_HELP } from './commands/help-texts.js';
 import { USAGE_EXIT_STATUS, UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
+/** A command that could not finish (not a tool failure, which `libos call` reports itself). */
+const FAILURE_EXIT_STATUS = 1;
+
 type Command = (args: readonly string[]) => Promise<number | undefined>;
 
 // Loaded on demand: `libos mcp` should not pay for the shell, nor `--help` for the SDK.
@@ -19,6 +22,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
  */
 export async function runCli(args: readonly string[]): Promise<number | undefined> {
   const [name, ...rest] = args;
+  process.stdout.on('error', ignoreClosedReader);
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       process.stdout.write(MAIN_HELP);
@@ -40,6 +44,20 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
       process.stderr.write(`${error.message.replace(/\s*\n\s*/gu, ' ')}\n`);
       return USAGE_EXIT_STATUS;
     }
-    throw error;
+    // Past start-up (a checkpoint that cannot be saved, a disk that fails): one line, no stack trace.
+    const text = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`libos: ${text.replace(/\s*\n\s*/gu, ' ')}\n`);
+    return FAILURE_EXIT_STATUS;
   }
+}
+
+/**
+ * A reader that goes away (`libos shell < script | head -1`) is the reader's choice, not a failure:
+ * the rest of the output is dropped and the command ends as it would have. Without a listener,
+ * Node turns the broken pipe into a crash with a stack trace.
+ */
+function ignoreClosedReader(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') return;
+  process.stderr.write(`libos: cannot write the output: ${error.message}\n`);
+  process.exitCode = 1;
 }

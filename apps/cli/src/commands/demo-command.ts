@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { failureJson } from '../mcp/to-call-tool-result.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
+import { UsageError } from '../usage-error.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import type { ToolProcess } from '../workspace/runtime-shape.js';
 import { DEMO_HELP } from './help-texts.js';
@@ -42,7 +43,10 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
   }
   expectPositionals('libos demo', positionals, 1);
   const root = resolve(positionals[0] ?? 'demo-workspace');
-  await prepareWorkspace(root);
+  await prepareWorkspace(root).catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`libos demo: cannot use ${root} as the demo workspace: ${reason}`);
+  });
   const write = (text: string) => void process.stdout.write(text);
   write(`libos demo: workspace ${root} (local disk), Objects in memory\n`);
   const workspace = await openWorkspace({ provider: 'local', root });

@@ -48,6 +48,8 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   // Stdin EOF does not close the SDK transport, and an over-size message closes it without EOF:
   // both end the session at once so that the client never waits on a dead server.
   process.stdin.once('end', () => void shutdown(0));
+  // A broken stdout means the client is gone: end like an EOF, saving the Objects.
+  process.stdout.once('error', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
   process.once('SIGINT', () => void shutdown(0));
   server.onclose = () => void shutdown(0);

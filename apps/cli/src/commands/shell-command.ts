@@ -2,6 +2,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
+import { clearLineOnInterrupt } from '../shell/clear-line-on-interrupt.js';
 import { ShellSession } from '../shell/shell-session.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
@@ -36,6 +37,7 @@ export async function shellCommand(args: readonly string[]): Promise<number> {
     historySize: HISTORY_SIZE,
     history: historyFile === undefined ? [] : await readHistory(historyFile),
   });
+  if (interactive) clearLineOnInterrupt(lines, session, write);
   if (interactive) write(`libos shell on ${workspace.runtime.tools.length} tools; type \`help\` for commands, \`exit\` to leave\n`);
   try {
     lines.setPrompt(session.prompt);

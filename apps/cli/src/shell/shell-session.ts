@@ -45,6 +45,13 @@ export class ShellSession {
     return this.#heredoc === undefined ? `libos:${this.#cwd}$ ` : '> ';
   }
 
+  /** Abandons an open heredoc (Ctrl-C); true when there was one. */
+  cancel(): boolean {
+    const open = this.#heredoc !== undefined;
+    this.#heredoc = undefined;
+    return open;
+  }
+
   /** Tells whether input ended inside a heredoc, reporting it. */
   finish(): void {
     if (this.#heredoc !== undefined) this.write(`write: input ended before the line "${this.#heredoc.marker}"; nothing written\n`);
@@ -155,6 +162,11 @@ export class ShellSession {
     const heredoc = /^<<\s*(\S+)$/u.exec(rest);
     if (heredoc !== null) {
       this.#heredoc = { path, marker: heredoc[1]!, lines: [] };
+      return;
+    }
+    if (rest === '') {
+      // A forgotten TEXT would otherwise replace the file with a lone newline.
+      this.write('write: expected TEXT after PATH, or PATH <<END\n');
       return;
     }
     await this.#writeText(path, `${rest}\n`);

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { type Approver, type Bounds, type LibosConfig } from '@libos/core';
 import { createRuntime, loadConfig } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
@@ -24,6 +25,8 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     const flag = options.provider === 'memfs' ? `--seed ${options.seed ?? ''}` : `--root ${options.root}`;
     throw new UsageError(`libos: ${flag}: ${messageOf(error)}`);
   });
+  // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
+  if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
   let runtime: WorkspaceRuntime;
   try {
@@ -49,7 +52,12 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
       if (closed) return;
       closed = true;
       try {
-        if (options.objectsFile !== undefined) await saveObjects(runtime, options.objectsFile);
+        if (options.objectsFile !== undefined) {
+          const file = options.objectsFile;
+          await saveObjects(runtime, file).catch((error: unknown) => {
+            throw new Error(`--objects ${file}: cannot save Objects: ${messageOf(error)}`, { cause: error });
+          });
+        }
       } finally {
         await runtime.close();
       }
@@ -91,8 +99,8 @@ async function createProvider(options: WorkspaceOptions) {
 
 async function expectDirectory(flag: string, directory: string): Promise<void> {
   const status = await stat(directory).catch(() => undefined);
-  if (status === undefined) throw new UsageError(`libos: ${flag} ${directory}: no such directory`);
-  if (!status.isDirectory()) throw new UsageError(`libos: ${flag} ${directory}: not a directory`);
+  if (status === undefined) throw new UsageError(`libos: ${flag}: no such directory: ${directory}`);
+  if (!status.isDirectory()) throw new UsageError(`libos: ${flag}: not a directory: ${directory}`);
 }
 
 async function isPresent(file: string): Promise<boolean> {
