@@ -103,11 +103,11 @@ export function parseConfig(value: unknown): LibosConfig {
 }
 
 /**
- * Tells whether a namespace name is usable: not empty, no surrounding whitespace, and no empty,
- * `.` or `..` segments between `/`.
+ * Tells whether a namespace name is usable: not empty, well-formed Unicode, no surrounding
+ * whitespace, and no empty, `.` or `..` segments between `/`.
  */
 export function isValidNamespace(name: string): boolean {
-  if (name.length === 0 || name.trim() !== name) return false;
+  if (name.length === 0 || name.trim() !== name || !name.isWellFormed()) return false;
   return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 

@@ -9,10 +9,16 @@ export function processNamespace(processId: string): string {
 }
 
 /**
- * Trims an Object name and checks it. Throws `invalid_name` for an empty name, `.`, `..`, or a
- * name holding `/` or `\`.
+ * Trims an Object name and checks it. Throws `invalid_name` for an empty name, `.`, `..`, a name
+ * holding `/` or `\`, or a lone surrogate (no checkpoint could store it exactly, so one such
+ * Object would make every checkpoint of its namespace fail).
  */
 export function normalizeObjectName(input: string): string {
+  if (!input.isWellFormed()) {
+    throw new LibosError('invalid_name', 'The Object name must be well-formed Unicode (no lone surrogate).', {
+      details: { reason: 'not_unicode' },
+    });
+  }
   const name = input.trim();
   if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\\')) {
     throw new LibosError('invalid_name', 'The Object name must not be empty, ".", "..", or contain "/" or "\\".', {

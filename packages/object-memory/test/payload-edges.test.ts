@@ -71,12 +71,19 @@ describe('payload copies', () => {
 });
 
 describe('checkpoint edges', () => {
-  it('refuses to checkpoint a name it could not bring back unchanged, keeping the previous image', () => {
+  it('refuses a name with a lone surrogate at creation: no checkpoint could bring it back', () => {
+    const memory = createObjectMemory({ namespaces: ['n'] });
+    const failure = failureOf(() => memory.create({ namespace: 'n', name: 'odd \uDC00', type: 'artifact', payload: 1, createdBy: pid }));
+    expect(failure.code).toBe('invalid_name');
+    expect(memory.list('n')).toEqual([]);
+  });
+
+  it('refuses to checkpoint a field it could not bring back unchanged, keeping the previous image', () => {
     const memory = createObjectMemory({ namespaces: ['n'] });
     memory.create({ namespace: 'n', name: 'fine', type: 'artifact', payload: 'lone \uD800 in a payload is kept', createdBy: pid });
     const file = join(directory, 'memory.sqlite');
     memory.checkpoint(file);
-    memory.create({ namespace: 'n', name: 'odd \uDC00', type: 'artifact', payload: 1, createdBy: pid });
+    memory.create({ namespace: 'n', name: 'odd', type: 'artifact', payload: 1, createdBy: 'pid \uDC00' });
     const failure = failureOf(() => memory.checkpoint(file));
     expect(failure.code).toBe('invalid_arguments');
     expect(failure.effect).toBe('none');

@@ -2,6 +2,7 @@ import { LibosError } from '@libos/core';
 import {
   assertValidNamespace,
   isObjectType,
+  normalizeObjectName,
   longestFittingPrefix,
   payloadByteLength,
   type ObjectType,
@@ -9,7 +10,7 @@ import {
 import { z } from 'zod';
 import { resolveEncoding, type TextCodec } from '../encodings/index.js';
 import { defineTool } from '../tool-definition.js';
-import { boundedIntegerField, checkedObjectName, encodingField, identityField, pathField } from './tool-fields.js';
+import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
 
 // A type alias, not an interface, so it is assignable to JsonValue.
 type FilePayload = {
@@ -59,7 +60,7 @@ export const createObjectFromFile = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async execute(input, context) {
-    const name = checkedObjectName(input.name);
+    const name = normalizeObjectName(input.name);
     const namespace = input.namespace ?? context.process.namespace;
     assertValidNamespace(namespace);
     const type = checkedType(input.object_type);

@@ -1,5 +1,3 @@
-import { LibosError } from '@libos/core';
-import { normalizeObjectName } from '@libos/object-memory';
 import { z } from 'zod';
 import { ENCODING_NAMES } from '../encodings/index.js';
 
@@ -22,16 +20,3 @@ export const identityField = z.string().describe('Canonical path relative to the
 
 /** Lowercase hex SHA-256. */
 export const sha256Pattern = /^[0-9a-f]{64}$/;
-
-/**
- * Trims and checks an Object name (`invalid_name`). A lone surrogate is refused too: no checkpoint
- * can store it exactly, so one such Object would make every checkpoint of its namespace fail.
- */
-export function checkedObjectName(input: string): string {
-  if (!input.isWellFormed()) {
-    throw new LibosError('invalid_name', 'The Object name must be well-formed Unicode (no lone surrogate).', {
-      details: { reason: 'not_unicode' },
-    });
-  }
-  return normalizeObjectName(input);
-}

@@ -1,9 +1,9 @@
 import { LibosError, labelExceeds } from '@libos/core';
-import { assertValidNamespace, type JsonValue } from '@libos/object-memory';
+import { assertValidNamespace, normalizeObjectName, type JsonValue } from '@libos/object-memory';
 import { z } from 'zod';
 import { resolveEncoding } from '../encodings/index.js';
 import { defineTool } from '../tool-definition.js';
-import { checkedObjectName, encodingField, identityField, pathField } from './tool-fields.js';
+import { encodingField, identityField, pathField } from './tool-fields.js';
 
 /** `write_object_to_file`: writes an Object's text to a file like write_text_file, after the egress check. */
 export const writeObjectToFile = defineTool({
@@ -34,7 +34,7 @@ export const writeObjectToFile = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
-    const name = checkedObjectName(input.name);
+    const name = normalizeObjectName(input.name);
     const namespace = input.namespace ?? context.process.namespace;
     assertValidNamespace(namespace);
     const codec = resolveEncoding(input.encoding);
