@@ -3,6 +3,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { createElicitationApprover } from '../mcp/elicitation-approver.js';
+import { oversizeAnswer } from '../mcp/oversize-answer.js';
+import { OversizeLineFilter } from '../mcp/oversize-line-filter.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { VERSION } from '../version.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
@@ -55,8 +57,17 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   server.onclose = () => void shutdown(0);
   server.onerror = (error) => log(error.message);
 
-  const maxBufferSize = Math.max(SDK_MAX_BUFFER_BYTES, workspace.bounds.arguments_max_bytes + ENVELOPE_MARGIN_BYTES);
-  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize }));
+  // A longer line never reaches the transport (whose limit would end the session): the filter
+  // drops it and the request is answered here, a tool call with arguments_too_large.
+  const maxLineBytes = Math.max(SDK_MAX_BUFFER_BYTES, workspace.bounds.arguments_max_bytes + ENVELOPE_MARGIN_BYTES);
+  const input = new OversizeLineFilter(maxLineBytes, (line) => {
+    log(`dropped a message of ${line.bytes} bytes (more than ${maxLineBytes})`);
+    const answer = oversizeAnswer(line, workspace.bounds.arguments_max_bytes);
+    if (answer !== undefined) transport.send(answer).catch((error: unknown) => log(`cannot answer: ${String(error)}`));
+  });
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: maxLineBytes + 1 });
+  process.stdin.pipe(input);
+  await server.connect(transport);
   log(`serving ${workspace.runtime.tools.length} tools (${options.provider} provider) on stdio`);
   return undefined;
 }

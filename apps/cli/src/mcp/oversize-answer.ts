@@ -1,0 +1,28 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { OversizeLine } from './oversize-line-filter.js';
+import { toCallToolResult } from './to-call-tool-result.js';
+
+/** JSON-RPC "Invalid Request". */
+const INVALID_REQUEST = -32600;
+
+/**
+ * The answer to a request too long to read: a tool call fails with `arguments_too_large` (the
+ * check the contract puts before every other), any other request gets a JSON-RPC error. A line
+ * whose id cannot be found (or a notification) gets no answer.
+ */
+export function oversizeAnswer(line: OversizeLine, argumentsMaxBytes: number): JSONRPCMessage | undefined {
+  if (line.id === undefined) return undefined;
+  if (line.method === 'tools/call') {
+    const result = toCallToolResult({
+      ok: false,
+      error: {
+        code: 'arguments_too_large',
+        message: `The arguments are larger than ${argumentsMaxBytes} bytes of JSON.`,
+        effect: 'none',
+        details: { max_bytes: argumentsMaxBytes },
+      },
+    });
+    return { jsonrpc: '2.0', id: line.id, result };
+  }
+  return { jsonrpc: '2.0', id: line.id, error: { code: INVALID_REQUEST, message: `The request is larger than the ${line.bytes - 1} bytes this server reads.` } };
+}
