@@ -10,7 +10,8 @@ export async function loadConfig(file: string): Promise<LibosConfig> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : describe(error);
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : describe(error);
     throw new LibosError('invalid_arguments', `Cannot read the config file ${file}: ${reason}.`, {
       details: { reason },
       cause: error,

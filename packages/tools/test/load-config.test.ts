@@ -30,6 +30,13 @@ async function failureOf(promise: Promise<unknown>): Promise<LibosError> {
 }
 
 describe('loadConfig', () => {
+  it('says plainly that a directory is not a config file', async () => {
+    const failure = await failureOf(loadConfig(directory));
+    expect(failure.code).toBe('invalid_arguments');
+    expect(failure.message).toMatch(/it is a directory\.$/);
+    expect(failure.message).not.toContain('EISDIR');
+  });
+
   it('reads a config file, fills defaults, and feeds createRuntime', async () => {
     const file = await configFile(
       'good.json',

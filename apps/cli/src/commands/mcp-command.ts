@@ -52,8 +52,8 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   process.stdin.once('end', () => void shutdown(0));
   // A broken stdout means the client is gone: end like an EOF, saving the Objects.
   process.stdout.once('error', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
-  process.once('SIGINT', () => void shutdown(0));
+  // A closed terminal (SIGHUP) ends the session like the other signals, saving the Objects.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown(0));
   server.onclose = () => void shutdown(0);
   server.onerror = (error) => log(error.message);
 
