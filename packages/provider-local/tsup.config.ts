@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryConfig } from '../../tooling/tsup/library-config.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: { compilerOptions: { customConditions: [] } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  platform: 'node',
-});
+export default libraryConfig();
