@@ -1,30 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { LibosError } from '@libos/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createObjectMemory } from '../src/index.js';
+import { failureOf, pid, useScratchDirectory } from './support.js';
 
-const pid = 'pid_0123456789abcdef';
-let directory: string;
-
-beforeEach(() => {
-  directory = mkdtempSync(join(tmpdir(), 'libos-checkpoint-'));
-});
-afterEach(() => {
-  rmSync(directory, { recursive: true, force: true });
-});
-
-function failureOf(action: () => unknown): LibosError {
-  try {
-    action();
-  } catch (error) {
-    if (LibosError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a LibosError');
-}
+const scratch = useScratchDirectory('libos-checkpoint-');
 
 function populated() {
   const memory = createObjectMemory({ namespaces: ['shared', 'team/notes'] });
@@ -38,7 +19,7 @@ function populated() {
 describe('checkpoint and restore', () => {
   it('brings back the chosen namespaces with the same oids, names, types, labels and creation data', () => {
     const { memory, own } = populated();
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     expect(memory.checkpoint(file, { namespaces: ['shared', own] })).toEqual({ namespaces: [own, 'shared'].sort(), objects: 2 });
 
     const restored = createObjectMemory({ restore: file });
@@ -49,13 +30,13 @@ describe('checkpoint and restore', () => {
     const object = restored.get('shared', 'secret doc');
     expect(Object.isFrozen(object)).toBe(true);
     expect(restored.getByOid(object.oid)).toBe(object);
-    expect(readdirSync(directory)).toEqual(['memory.sqlite']);
+    expect(readdirSync(scratch.path)).toEqual(['memory.sqlite']);
   });
 
   it('captures every namespace when none are named, empty ones included', () => {
     const { memory } = populated();
     memory.declareNamespace('empty');
-    const file = join(directory, 'all.sqlite');
+    const file = join(scratch.path, 'all.sqlite');
     expect(memory.checkpoint(file).objects).toBe(3);
     const restored = createObjectMemory();
     expect(restored.restore(file).namespaces).toEqual(memory.listNamespaces());
@@ -65,7 +46,7 @@ describe('checkpoint and restore', () => {
 
   it('replaces an older image and keeps the restored memory immutable and unique', () => {
     const { memory } = populated();
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     memory.checkpoint(file, { namespaces: ['shared'] });
     memory.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 1, createdBy: pid });
     memory.checkpoint(file, { namespaces: ['shared'] });
@@ -76,7 +57,7 @@ describe('checkpoint and restore', () => {
 
   it('refuses a restore that would collide with a live name, changing nothing', () => {
     const { memory } = populated();
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     memory.checkpoint(file, { namespaces: ['shared'] });
     const target = createObjectMemory({ namespaces: ['shared'] });
     target.create({ namespace: 'shared', name: 'secret doc', type: 'artifact', payload: 'mine', createdBy: pid });
@@ -96,9 +77,9 @@ describe('checkpoint and restore', () => {
 
   it('refuses to checkpoint an unknown namespace and writes nothing', () => {
     const { memory } = populated();
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     expect(failureOf(() => memory.checkpoint(file, { namespaces: ['nope'] })).code).toBe('namespace_not_found');
-    expect(readdirSync(directory)).toEqual([]);
+    expect(readdirSync(scratch.path)).toEqual([]);
   });
 });
 
@@ -118,17 +99,17 @@ describe('malformed checkpoint files', () => {
   ];
 
   it.each(cases)('refuses %s with invalid_arguments and a clear message', (_, make, message) => {
-    const file = join(directory, 'bad.sqlite');
+    const file = join(scratch.path, 'bad.sqlite');
     make(file);
     const failure = failureOf(() => createObjectMemory({ restore: file }));
     expect(failure.code).toBe('invalid_arguments');
     expect(failure.message).toMatch(message);
-    expect(failure.message).not.toContain(directory);
+    expect(failure.message).not.toContain(scratch.path);
   });
 
   it('refuses a checkpoint whose rows were tampered with', () => {
     const { memory } = populated();
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     memory.checkpoint(file);
     const database = new Database(file);
     database.prepare("UPDATE objects SET type = 'file' WHERE name = 'mine'").run();
@@ -143,7 +124,7 @@ describe('malformed checkpoint files', () => {
     for (let index = 0; index < 300; index++) {
       memory.create({ namespace: 'shared', name: `filler ${index}`, type: 'artifact', payload: 'y'.repeat(200), createdBy: pid });
     }
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     memory.checkpoint(file);
     const bytes = readFileSync(file);
     writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
@@ -151,6 +132,6 @@ describe('malformed checkpoint files', () => {
   });
 
   it('reports a missing file as not_found', () => {
-    expect(failureOf(() => createObjectMemory({ restore: join(directory, 'missing.sqlite') })).code).toBe('not_found');
+    expect(failureOf(() => createObjectMemory({ restore: join(scratch.path, 'missing.sqlite') })).code).toBe('not_found');
   });
 });

@@ -1,30 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { LibosError } from '@libos/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_APPLICATION_ID, CHECKPOINT_FORMAT_VERSION, createObjectMemory, freezeJsonCopy, payloadByteLength } from '../src/index.js';
+import { failureOf, pid, useScratchDirectory } from './support.js';
 
-const pid = 'pid_0123456789abcdef';
-let directory: string;
-
-beforeEach(() => {
-  directory = mkdtempSync(join(tmpdir(), 'libos-payload-'));
-});
-afterEach(() => {
-  rmSync(directory, { recursive: true, force: true });
-});
-
-function failureOf(action: () => unknown): LibosError {
-  try {
-    action();
-  } catch (error) {
-    if (LibosError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a LibosError');
-}
+const scratch = useScratchDirectory('libos-payload-');
 
 describe('payload copies', () => {
   it('keeps a "__proto__" key as data, never as the prototype, through a checkpoint too', () => {
@@ -36,7 +17,7 @@ describe('payload copies', () => {
     expect(payloadByteLength(copy)).toBe(Buffer.byteLength('{"__proto__":{"injected":true},"b":2}'));
     const memory = createObjectMemory({ namespaces: ['n'] });
     memory.create({ namespace: 'n', name: 'p', type: 'artifact', payload, createdBy: pid });
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     memory.checkpoint(file);
     const restored = createObjectMemory({ restore: file }).get('n', 'p').payload as Record<string, unknown>;
     expect(JSON.stringify(restored)).toBe('{"__proto__":{"injected":true},"b":2}');
@@ -81,20 +62,20 @@ describe('checkpoint edges', () => {
   it('refuses to checkpoint a field it could not bring back unchanged, keeping the previous image', () => {
     const memory = createObjectMemory({ namespaces: ['n'] });
     memory.create({ namespace: 'n', name: 'fine', type: 'artifact', payload: 'lone \uD800 in a payload is kept', createdBy: pid });
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     memory.checkpoint(file);
     memory.create({ namespace: 'n', name: 'odd', type: 'artifact', payload: 1, createdBy: 'pid \uDC00' });
     const failure = failureOf(() => memory.checkpoint(file));
     expect(failure.code).toBe('invalid_arguments');
     expect(failure.effect).toBe('none');
-    expect(readdirSync(directory)).toEqual(['memory.sqlite']);
+    expect(readdirSync(scratch.path)).toEqual(['memory.sqlite']);
     const restored = createObjectMemory({ restore: file });
     expect(restored.list('n').map((object) => [object.name, object.payload])).toEqual([['fine', 'lone \uD800 in a payload is kept']]);
   });
 
   it('refuses a forged checkpoint that holds one name or oid twice', () => {
     for (const duplicate of ['name', 'oid'] as const) {
-      const file = join(directory, `${duplicate}.sqlite`);
+      const file = join(scratch.path, `${duplicate}.sqlite`);
       const database = new Database(file);
       database.pragma(`application_id = ${CHECKPOINT_APPLICATION_ID}`);
       database.pragma(`user_version = ${CHECKPOINT_FORMAT_VERSION}`);
@@ -112,7 +93,7 @@ describe('checkpoint edges', () => {
   });
 
   it('refuses a checkpoint of a newer format version with a clear message', () => {
-    const file = join(directory, 'memory.sqlite');
+    const file = join(scratch.path, 'memory.sqlite');
     createObjectMemory({ namespaces: ['n'] }).checkpoint(file);
     const database = new Database(file);
     database.pragma(`user_version = ${CHECKPOINT_FORMAT_VERSION + 1}`);
@@ -123,10 +104,10 @@ describe('checkpoint edges', () => {
   });
 
   it('says clearly, without the host path, that the checkpoint directory is missing', () => {
-    const failure = failureOf(() => createObjectMemory({ namespaces: ['n'] }).checkpoint(join(directory, 'missing', 'memory.sqlite')));
+    const failure = failureOf(() => createObjectMemory({ namespaces: ['n'] }).checkpoint(join(scratch.path, 'missing', 'memory.sqlite')));
     expect(failure.code).toBe('provider_failure');
     expect(failure.message).toMatch(/directory does not exist/);
-    expect(failure.message).not.toContain(directory);
-    expect(readdirSync(directory)).toEqual([]);
+    expect(failure.message).not.toContain(scratch.path);
+    expect(readdirSync(scratch.path)).toEqual([]);
   });
 });
