@@ -1,29 +1,21 @@
 import { mkdirSync, renameSync, rmdirSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
-import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
 import { expectFailure } from './expect-error.js';
-import { createLocalTestbed } from './local-testbed.js';
-import type { Sandbox } from './local-testbed.js';
+import { createLocalTestbed, trackTestbeds } from './local-testbed.js';
 
 // hostPath hands a string to a subprocess, which resolves it again: at the moment it is returned,
 // that string must lead to the very directory the walk pinned, never to what now holds its old name.
 
 const p = (text: string): WorkspacePath => resolveWorkspacePath(ROOT_PATH, text);
 
-let beds: Array<{ sandbox: Sandbox; provider: FileSystemProviderV1 }> = [];
-afterEach(async () => {
-  for (const { sandbox, provider } of beds) {
-    await provider.close();
-    sandbox.remove();
-  }
-  beds = [];
-});
+const track = trackTestbeds();
 
 function bed() {
   const created = createLocalTestbed();
-  beds.push(created);
+  track(created);
   mkdirSync(created.sandbox.at('sub'));
   return created;
 }

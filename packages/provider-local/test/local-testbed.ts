@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, lstatS
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FileSystemProviderV1 } from '@libos/core';
+import { afterEach } from 'vitest';
 import { createLocalProvider } from '../src/index.js';
 import type { LocalProviderTestingHooks } from '../src/index.js';
 
@@ -136,4 +137,22 @@ function lstatQuietly(hostPath: string) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Registers, in the calling test file, cleanup after each test of every testbed passed to the
+ * returned function: its provider closed, its sandbox removed.
+ */
+export function trackTestbeds(): <Bed extends { sandbox: Sandbox; provider: FileSystemProviderV1 }>(bed: Bed) => Bed {
+  const beds: Array<{ sandbox: Sandbox; provider: FileSystemProviderV1 }> = [];
+  afterEach(async () => {
+    for (const { sandbox, provider } of beds.splice(0)) {
+      await provider.close();
+      sandbox.remove();
+    }
+  });
+  return (bed) => {
+    beds.push(bed);
+    return bed;
+  };
 }

@@ -1,10 +1,9 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
-import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
 import { expectFailure } from './expect-error.js';
-import { createLocalTestbed } from './local-testbed.js';
-import type { Sandbox } from './local-testbed.js';
+import { createLocalTestbed, trackTestbeds } from './local-testbed.js';
 
 // Names on disk that are not UTF-8 are shown with U+FFFD; that text must never reach the raw-byte
 // entry, whatever the call, and a recursive delete must still remove raw-byte entries by their bytes.
@@ -12,18 +11,11 @@ import type { Sandbox } from './local-testbed.js';
 const p = (text: string): WorkspacePath => resolveWorkspacePath(ROOT_PATH, text);
 const shown = 'f\uFFFDx';
 
-let beds: Array<{ sandbox: Sandbox; provider: FileSystemProviderV1 }> = [];
-afterEach(async () => {
-  for (const { sandbox, provider } of beds) {
-    await provider.close();
-    sandbox.remove();
-  }
-  beds = [];
-});
+const track = trackTestbeds();
 
 function bed() {
   const created = createLocalTestbed();
-  beds.push(created);
+  track(created);
   const { root } = created.sandbox;
   const raw = (...parts: Array<string | number[]>) =>
     Buffer.concat([Buffer.from(`${root}/`), ...parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part)))]);

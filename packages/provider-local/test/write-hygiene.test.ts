@@ -1,11 +1,11 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
 import type { ResolveStep } from '../src/index.js';
 import { expectFailure } from './expect-error.js';
-import { createLocalTestbed, fingerprintTree } from './local-testbed.js';
+import { createLocalTestbed, fingerprintTree, trackTestbeds } from './local-testbed.js';
 import type { Sandbox } from './local-testbed.js';
 
 const p = (text: string): WorkspacePath => resolveWorkspacePath(ROOT_PATH, text);
@@ -18,14 +18,7 @@ interface Bed {
   beforeEffect(action: () => void): void;
 }
 
-let beds: Bed[] = [];
-afterEach(async () => {
-  for (const { sandbox, provider } of beds) {
-    await provider.close();
-    sandbox.remove();
-  }
-  beds = [];
-});
+const track = trackTestbeds();
 
 function bed(): Bed {
   let pending: (() => void) | undefined;
@@ -37,7 +30,7 @@ function bed(): Bed {
   };
   const { sandbox, provider } = createLocalTestbed({ afterResolveStep: hook });
   const created: Bed = { sandbox, provider, beforeEffect: (action) => (pending = action) };
-  beds.push(created);
+  track(created);
   return created;
 }
 
