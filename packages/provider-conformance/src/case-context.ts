@@ -108,6 +108,7 @@ function recordingFixtures(
     readFile: (path) => fixtures.readFile(path),
     kindOf: (path) => fixtures.kindOf(path),
     ...(fixtures.modes === undefined ? {} : { modes: fixtures.modes }),
+    ...(fixtures.removeWorkspace === undefined ? {} : { removeWorkspace: fixtures.removeWorkspace.bind(fixtures) }),
     outside: {
       fileTarget: (fromDirectory) => forbidTarget(outside.fileTarget(fromDirectory)),
       directoryTarget: (fromDirectory) => forbidTarget(outside.directoryTarget(fromDirectory)),

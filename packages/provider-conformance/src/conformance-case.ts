@@ -5,7 +5,7 @@ import type { ProviderFixtures } from './provider-fixtures.js';
 export type CapabilityName = Exclude<keyof ProviderCapabilities, 'durableWrites'>;
 
 /** An optional fixture a case needs the factory to provide. */
-export type OptionalFixture = 'fifo' | 'hardLinkFromOutside' | 'modes';
+export type OptionalFixture = 'fifo' | 'hardLinkFromOutside' | 'modes' | 'removeWorkspace';
 
 /** What a case needs; a provider or fixture set lacking any of it skips the case, with the reason. */
 export interface CaseRequirements {

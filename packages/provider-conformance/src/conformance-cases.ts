@@ -6,6 +6,7 @@ import { gitCases } from './cases/git-cases.js';
 import { hardLinkCases, symlinkCases } from './cases/link-cases.js';
 import { lifecycleCases } from './cases/lifecycle-cases.js';
 import { listingCases } from './cases/listing-cases.js';
+import { nameCases } from './cases/name-cases.js';
 import { readCases } from './cases/read-cases.js';
 import { specialFileCases } from './cases/special-file-cases.js';
 import { statCases } from './cases/stat-cases.js';
@@ -30,6 +31,7 @@ export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
   ...listingCases,
   ...readCases,
   ...writeCases,
+  ...nameCases,
   ...atomicReplaceCases,
   ...exclusiveCreateCases,
   ...directoryCases,

@@ -25,6 +25,8 @@ export interface ProviderFixtures {
     get(path: string): Promise<number>;
     set(path: string, mode: number): Promise<void>;
   };
+  /** Removes the workspace root itself and all it holds, to check calls made after it is gone; optional. */
+  removeWorkspace?(): Promise<void>;
   /**
    * A place outside the workspace for escape attempts: symlink targets that reach an outside file
    * holding `OUTSIDE` and an outside directory holding that file, relative to `fromDirectory`

@@ -60,12 +60,12 @@ export function missingRequirement(requires: CaseRequirements, underTest: Provid
     if (!underTest.provider.capabilities[capability]) return `the provider does not declare capabilities.${capability}`;
   }
   for (const fixture of requires.fixtures ?? []) {
-    const present =
-      fixture === 'fifo'
-        ? underTest.fixtures.fifo !== undefined
-        : fixture === 'modes'
-          ? underTest.fixtures.modes !== undefined
-          : underTest.fixtures.outside.hardLinkFromOutside !== undefined;
+    const present = {
+      fifo: underTest.fixtures.fifo !== undefined,
+      modes: underTest.fixtures.modes !== undefined,
+      removeWorkspace: underTest.fixtures.removeWorkspace !== undefined,
+      hardLinkFromOutside: underTest.fixtures.outside.hardLinkFromOutside !== undefined,
+    }[fixture];
     if (!present) return `the fixtures do not provide ${fixture === 'hardLinkFromOutside' ? 'outside.hardLinkFromOutside' : fixture}`;
   }
   return undefined;

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { conformanceCases, runCase } from '../src/index.js';
 import type { ConformanceCase } from '../src/index.js';
-import { brokenProviders } from './broken-providers.js';
+import { brokenProviders as firstBrokenProviders } from './broken-providers.js';
+import { moreBrokenProviders } from './more-broken-providers.js';
 import { memfsTestbed } from './memfs-testbed.js';
 
+const brokenProviders = [...firstBrokenProviders, ...moreBrokenProviders];
 const byId = new Map(conformanceCases.map((testCase) => [testCase.id, testCase]));
 
 function caseFor(id: string): ConformanceCase {

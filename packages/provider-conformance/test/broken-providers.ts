@@ -7,7 +7,7 @@ import type { Volume } from './memfs-testbed.js';
 type Overrides = (inner: FileSystemProviderV1, volume: Volume, at: (path: string) => string) => Partial<FileSystemProviderV1>;
 
 /** A memfs provider with some methods replaced by ones that break one promise. */
-function broken(overrides: Overrides): ProviderFactory {
+export function broken(overrides: Overrides): ProviderFactory {
   return () => {
     const { underTest, volume, at } = memfsTestbed();
     const inner = underTest.provider;

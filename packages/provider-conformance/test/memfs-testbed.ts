@@ -11,7 +11,7 @@ export interface MemfsTestbed {
   at(path: string): string;
 }
 
-/** A fresh memfs workspace with its fixtures, plus the optional `modes` fixture over the same volume. */
+/** A fresh memfs workspace with its fixtures, plus the optional `modes` and `removeWorkspace` fixtures over the same volume. */
 export function memfsTestbed(): MemfsTestbed {
   const { provider, fixtures, volume } = createMemfsTestbed();
   const at = (path: string): string => (path === '.' ? DEFAULT_MEMFS_ROOT : `${DEFAULT_MEMFS_ROOT}/${path}`);
@@ -24,6 +24,7 @@ export function memfsTestbed(): MemfsTestbed {
         get: async (path) => Number(volume.lstatSync(at(path)).mode) & 0o7777,
         set: async (path, mode) => volume.chmodSync(at(path), mode),
       },
+      removeWorkspace: async () => volume.rmSync(at('.'), { recursive: true, force: true }),
     },
   };
   return { underTest, volume, at };

@@ -52,7 +52,7 @@ describe('runCase', () => {
   it('skips a case whose optional fixture is absent, and says which', async () => {
     const withoutOptional: ProviderFactory = () => {
       const { underTest } = memfsTestbed();
-      const { fifo: _fifo, modes: _modes, ...fixtures } = underTest.fixtures;
+      const { fifo: _fifo, modes: _modes, removeWorkspace: _remove, ...fixtures } = underTest.fixtures;
       const { hardLinkFromOutside: _outside, ...outside } = fixtures.outside;
       return { ...underTest, fixtures: { ...fixtures, outside } };
     };
@@ -61,12 +61,14 @@ describe('runCase', () => {
         'special files > no call on a fifo blocks, even all at once',
         'writing > replacing a file keeps its mode bits',
         'hard links > readFile on a file hard-linked from outside -> hard_link_refused',
+        'lifecycle > every call after the workspace root is removed fails and recreates nothing',
       ].map((id) => runCase(caseFor(id), withoutOptional)),
     );
     expect(outcomes).toEqual([
       { status: 'skipped', reason: 'the fixtures do not provide fifo' },
       { status: 'skipped', reason: 'the fixtures do not provide modes' },
       { status: 'skipped', reason: 'the fixtures do not provide outside.hardLinkFromOutside' },
+      { status: 'skipped', reason: 'the fixtures do not provide removeWorkspace' },
     ]);
   });
 
@@ -115,6 +117,7 @@ describe('conformanceCases', () => {
         'lifecycle',
         'listing',
         'making directories',
+        'names',
         'reading',
         'special files',
         'stat',

@@ -1,6 +1,7 @@
+import { ROOT_PATH, parentPath } from '@libos/core';
 import type { ErrorCode } from '@libos/core';
 import { defineCase } from '../conformance-case.js';
-import type { ConformanceCase } from '../conformance-case.js';
+import type { CaseContext, ConformanceCase } from '../conformance-case.js';
 import { operations } from './operations.js';
 import type { OperationName } from './operations.js';
 import { basicPreconditions, isLeafPosition, linkKinds, linkPositions, linkPrecondition } from './preconditions.js';
@@ -88,6 +89,10 @@ export const errorRows: readonly ErrorRow[] = [
   ['deleteDirectory', 'a missing parent', 'not_found'],
   ['deleteDirectory', 'a file', 'not_a_directory'],
   ['deleteDirectory', 'a non-empty directory', 'directory_not_empty'],
+  ['deleteDirectory', 'a directory holding only an empty directory', 'directory_not_empty'],
+  ['deleteDirectory', 'a directory holding only a .git directory', 'directory_not_empty'],
+  ['deleteDirectory', 'a directory holding only a link', 'directory_not_empty'],
+  ['deleteDirectory', 'a directory holding only a fifo', 'directory_not_empty'],
   ['deleteDirectory', 'a path through a file', 'not_a_directory'],
   ['deleteDirectory', 'a fifo', 'not_a_directory'],
   ['deleteDirectory', 'a hard-linked file', 'not_a_directory'],
@@ -149,6 +154,23 @@ export function linkRows(): TableRow[] {
   return rows;
 }
 
+// The fixtures cannot list, so a stray entry (a temporary file left by a refused write) shows only in
+// the provider's own listings of the root and of the target's parent; a refused listing is recorded as such.
+async function listedNames(context: CaseContext, path: string): Promise<string> {
+  const target = context.path(path);
+  const directories = [...new Set([ROOT_PATH, parentPath(target) ?? ROOT_PATH])];
+  const lines: string[] = [];
+  for (const directory of directories) {
+    try {
+      const listing = await context.provider.listDirectory(directory, { limit: 1000 });
+      lines.push(`${directory}: ${listing.entries.map((entry) => `${entry.name} ${entry.kind}`).join(', ')}`);
+    } catch (error) {
+      lines.push(`${directory}: not listed (${(error as { code?: unknown }).code ?? 'error'})`);
+    }
+  }
+  return lines.join('\n');
+}
+
 /** The one loop that turns every row into a case: set up, snapshot, expect the error, compare the snapshot. */
 export function errorTableCases(): ConformanceCase[] {
   const rows: TableRow[] = [
@@ -166,9 +188,9 @@ export function errorTableCases(): ConformanceCase[] {
       `${operation} on ${name} -> ${expected.join(' | ')}`,
       async (context) => {
         const path = await precondition.setup(context.fixtures);
-        const before = await context.snapshot([path]);
+        const before = `${await context.snapshot([path])}\n${await listedNames(context, path)}`;
         await context.expectError(() => operations[operation](context.provider, context.path(path)), expected);
-        const after = await context.snapshot([path]);
+        const after = `${await context.snapshot([path])}\n${await listedNames(context, path)}`;
         if (after !== before) throw new Error(`The refused call changed the store.\nbefore:\n${before}\nafter:\n${after}`);
       },
       precondition.requires,

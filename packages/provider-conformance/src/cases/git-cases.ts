@@ -37,6 +37,20 @@ export const gitCases: readonly ConformanceCase[] = [
     const sub = await context.provider.listDirectory(context.path('sub'), { limit: 10 });
     expect(sub.entries.map(({ name, path, kind, sizeBytes }) => [name, path, kind, sizeBytes])).toEqual([['.git', 'sub/.git', 'file', 15]]);
   }),
+  defineCase(
+    group,
+    'a .git reached only through a link in the tree does not stop a recursive delete',
+    async ({ fixtures, provider, path }) => {
+      await fixtures.writeFile('repo/.git/HEAD', 'ref');
+      await fixtures.writeFile('tree/file.txt', 'x');
+      await fixtures.symlink('tree/repo-link', '../repo');
+      await fixtures.symlink('tree/git-link', '../repo/.git');
+      expect(await provider.deleteDirectory(path('tree'), { recursive: true, missingOk: false })).toEqual({ deleted: true });
+      expect(await fixtures.kindOf('tree')).toBe('missing');
+      expect(await fixtures.kindOf('repo/.git/HEAD')).toBe('file');
+    },
+    { capabilities: ['symlinks'] },
+  ),
   ...aliases.flatMap(([label, alias]) =>
     placements.map(([placement, place]) =>
       defineCase(group, `recursive delete refuses a tree holding ${label} ${placement}`, async (context) => {

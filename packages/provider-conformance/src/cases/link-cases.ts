@@ -75,6 +75,27 @@ export const symlinkCases: readonly ConformanceCase[] = [
     },
     symlinks,
   ),
+  defineCase(
+    'symlinks',
+    'recursive delete of a directory holding only links removes it and leaves the targets',
+    async (context) => {
+      const { fixtures, provider, path } = context;
+      await fixtures.writeFile('inside.txt', 'inside');
+      await fixtures.writeFile('insidedir/x', 'inside');
+      await fixtures.makeDirectory('links');
+      await fixtures.symlink('links/dir-in', '../insidedir');
+      await fixtures.symlink('links/file-in', '../inside.txt');
+      await fixtures.symlink('links/dir-out', fixtures.outside.directoryTarget('links'));
+      await fixtures.symlink('links/dangling', 'nowhere');
+      const outside = await fixtures.outside.fingerprint();
+      expect(await provider.deleteDirectory(path('links'), { recursive: true, missingOk: true })).toEqual({ deleted: true });
+      expect(await fixtures.kindOf('links')).toBe('missing');
+      expect(text(await fixtures.readFile('inside.txt'))).toBe('inside');
+      expect(text(await fixtures.readFile('insidedir/x'))).toBe('inside');
+      expect(await fixtures.outside.fingerprint()).toBe(outside);
+    },
+    symlinks,
+  ),
 ];
 
 /** What hard-linked files are allowed to do: be observed and listed as files; deletes never lose the other name. */

@@ -37,6 +37,19 @@ export const basicPreconditions = {
   'the root': plain(async (fixtures) => (await fixtures.writeFile('kept.txt', OLD_CONTENT), '.')),
   'a path through a file': plain(async (fixtures) => (await fixtures.writeFile('file.txt', OLD_CONTENT), 'file.txt/target')),
   'a path through a nested file': plain(async (fixtures) => (await fixtures.writeFile('a/file.txt', OLD_CONTENT), 'a/file.txt/b/target')),
+  'a directory holding only an empty directory': plain(async (fixtures) => (await fixtures.makeDirectory('target/sub'), 'target')),
+  'a directory holding only a .git directory': plain(async (fixtures) => (await fixtures.makeDirectory('target/.git'), 'target')),
+  'a directory holding only a link': {
+    group: 'symlinks',
+    requires: { capabilities: ['symlinks'] },
+    async setup(fixtures) {
+      await fixtures.writeFile('insidedir/x', OLD_CONTENT);
+      await fixtures.makeDirectory('target');
+      await fixtures.symlink('target/ln', '../insidedir');
+      return 'target';
+    },
+  },
+  'a directory holding only a fifo': special(async (fixtures) => (await fixtures.makeDirectory('target'), await fifo(fixtures, 'target/pipe'), 'target')),
   'a fifo': special(async (fixtures) => (await fifo(fixtures, 'target'), 'target')),
   'a path through a fifo': special(async (fixtures) => (await fifo(fixtures, 'pipe'), 'pipe/target')),
   'a hard-linked file': hardLinks(async (fixtures) => {

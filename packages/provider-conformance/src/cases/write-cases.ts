@@ -26,6 +26,26 @@ export const writeCases: readonly ConformanceCase[] = [
     await provider.writeFile(path('g'), binary, { overwrite: true });
     expect([...((await fixtures.readFile('g')) ?? [])]).toEqual([...binary]);
   }),
+  defineCase(group, 'creates an empty file from zero bytes', async ({ provider, fixtures, path }) => {
+    expect(await provider.writeFile(path('d/empty'), new Uint8Array(0), { overwrite: false })).toEqual({ created: true });
+    expect(await fixtures.readFile('d/empty')).toEqual(new Uint8Array(0));
+    expect(await provider.stat(path('d/empty'))).toMatchObject({ kind: 'file', sizeBytes: 0 });
+    expect(await provider.readFile(path('d/empty'), { maxBytes: 1 })).toEqual({ bytes: new Uint8Array(0), truncated: false });
+  }),
+  defineCase(group, 'writes, refused writes included, leave no other entry behind', async ({ provider, expectError, fixtures, path }) => {
+    await fixtures.writeFile('d/keep', 'keep');
+    await provider.writeFile(path('d/f'), utf8('one'), { overwrite: true });
+    await provider.writeFile(path('d/f'), utf8('two'), { overwrite: true });
+    await provider.writeFile(path('d/f'), utf8('three'), { overwrite: true, expectedSha256: sha256Hex('two') });
+    await expectError(() => provider.writeFile(path('d/f'), utf8('x'), { overwrite: true, expectedSha256: sha256Hex('two') }), 'content_conflict');
+    await expectError(() => provider.writeFile(path('d/f'), utf8('x'), { overwrite: false }), 'already_exists');
+    await expectError(() => provider.writeFile(path('d/keep'), utf8('x'), { overwrite: true, expectedSha256: 'missing' }), 'content_conflict');
+    await expectError(() => provider.writeFile(path('d/gone'), utf8('x'), { overwrite: true, expectedSha256: sha256Hex('keep') }), 'content_conflict');
+    const listing = await provider.listDirectory(path('d'), { limit: 100 });
+    expect(listing.entries.map((entry) => entry.name)).toEqual(['f', 'keep']);
+    expect(text(await fixtures.readFile('d/f'))).toBe('three');
+    expect(await fixtures.kindOf('d/gone')).toBe('missing');
+  }),
   defineCase(group, 'creates missing parents', async ({ provider, fixtures, path }) => {
     await fixtures.makeDirectory('p');
     expect(await provider.writeFile(path('p/q/r/s.txt'), utf8('deep'), { overwrite: true })).toEqual({ created: true });
@@ -82,6 +102,20 @@ export const writeCases: readonly ConformanceCase[] = [
         expect((await modes.get('f')).toString(8)).toBe(mode.toString(8));
         expect(text(await fixtures.readFile('f'))).toBe(`new ${mode}`);
       }
+    },
+    { fixtures: ['modes'] },
+  ),
+  defineCase(
+    group,
+    'a guarded replace keeps mode bits too',
+    async ({ provider, fixtures, path }) => {
+      const modes = fixtures.modes;
+      if (modes === undefined) throw new Error('The case requires the modes fixture.');
+      await fixtures.writeFile('d/f', 'old');
+      await modes.set('d/f', 0o604);
+      await provider.writeFile(path('d/f'), utf8('new'), { overwrite: true, expectedSha256: sha256Hex('old') });
+      expect((await modes.get('d/f')).toString(8)).toBe('604');
+      expect(text(await fixtures.readFile('d/f'))).toBe('new');
     },
     { fixtures: ['modes'] },
   ),

@@ -1,0 +1,61 @@
+import { LibosError } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
+import type { ProviderFactory } from '../src/index.js';
+import { broken } from './broken-providers.js';
+
+/** Providers that mangle names, leave stray entries or misread a directory of links; with the ids they must fail. */
+export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: ProviderFactory; fails: readonly string[]; passes?: readonly string[] }> = [
+  {
+    name: 'leaves a temporary file beside a refused write',
+    factory: broken((inner, volume, at) => ({
+      writeFile: async (path, bytes, options) => {
+        const temporary = `${at(path)}.partial`;
+        try {
+          volume.writeFileSync(temporary, bytes);
+        } catch {
+          // No parent directory yet: nothing to leave behind.
+        }
+        const result = await inner.writeFile(path, bytes, options);
+        if (volume.existsSync(temporary)) volume.unlinkSync(temporary);
+        return result;
+      },
+    })),
+    fails: [
+      'writing > writes, refused writes included, leave no other entry behind',
+      'hard links > writeFile on a hard-linked file -> hard_link_refused',
+      'errors > writeFile expectedSha256 of other bytes on a file -> content_conflict',
+    ],
+    passes: ['writing > creates a file and reports created'],
+  },
+  {
+    name: 'normalizes names to NFC on read',
+    factory: broken((inner) => ({
+      readFile: (path, options) => inner.readFile(path.normalize('NFC') as WorkspacePath, options),
+    })),
+    fails: ['names > names differing only in case or Unicode normalization are distinct'],
+  },
+  {
+    name: 'fails paths over 1024 bytes',
+    factory: broken((inner) => ({
+      writeFile: async (path, bytes, options) => {
+        if (path.length > 1024) throw new LibosError('provider_failure', 'The host refused a long path.', { effect: 'unknown' });
+        return inner.writeFile(path, bytes, options);
+      },
+    })),
+    fails: ['names > a path of exactly 4096 bytes can be written, read, listed and deleted'],
+  },
+  {
+    name: 'deletes a directory holding only links without recursive',
+    factory: broken((inner) => ({
+      deleteDirectory: async (path, options) => {
+        if (!options.recursive) {
+          const { entries } = await inner.listDirectory(path, { limit: 1000 });
+          if (entries.every((entry) => entry.kind === 'symlink')) return inner.deleteDirectory(path, { ...options, recursive: true });
+        }
+        return inner.deleteDirectory(path, options);
+      },
+    })),
+    fails: ['symlinks > deleteDirectory on a directory holding only a link -> directory_not_empty'],
+    passes: ['deleting directories > deletes an empty root-level directory'],
+  },
+];
