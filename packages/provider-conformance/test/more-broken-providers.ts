@@ -58,4 +58,31 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
     fails: ['symlinks > deleteDirectory on a directory holding only a link -> directory_not_empty'],
     passes: ['deleting directories > deletes an empty root-level directory'],
   },
+  {
+    name: 'pre-scans a tree with bounded listings and depth',
+    factory: broken((inner, volume, at) => {
+      const holdsGit = async (path: WorkspacePath, depth: number): Promise<boolean> => {
+        if (depth > 10) return false;
+        const { entries } = await inner.listDirectory(path, { limit: 1000 });
+        for (const entry of entries) {
+          if (entry.name === '.git') return true;
+          if (entry.kind === 'directory' && (await holdsGit(entry.path, depth + 1))) return true;
+        }
+        return false;
+      };
+      return {
+        deleteDirectory: async (path, options) => {
+          if (!options.recursive) return inner.deleteDirectory(path, options);
+          if (await holdsGit(path, 0)) throw new LibosError('protected_path', 'The tree holds .git.');
+          volume.rmSync(at(path), { recursive: true });
+          return { deleted: true };
+        },
+      };
+    }),
+    fails: [
+      '.git > recursive delete refuses a .git listed after more than a thousand names',
+      '.git > recursive delete refuses a .git forty levels down',
+    ],
+    passes: ['.git > recursive delete refuses a tree holding .git as a directory directly inside'],
+  },
 ];

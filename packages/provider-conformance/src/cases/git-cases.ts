@@ -51,6 +51,25 @@ export const gitCases: readonly ConformanceCase[] = [
     },
     { capabilities: ['symlinks'] },
   ),
+  defineCase(group, 'recursive delete refuses a .git listed after more than a thousand names', async (context) => {
+    // `!` sorts before `.`, so a pre-scan that lists each directory with a bounded limit never reaches `.git`.
+    const { fixtures, provider, path } = context;
+    const names = Array.from({ length: 1030 }, (_, index) => `tree/!${index.toString().padStart(4, '0')}`);
+    for (const name of names) await fixtures.writeFile(name, '');
+    await fixtures.makeDirectory('tree/.git');
+    await context.expectError(() => provider.deleteDirectory(path('tree'), { recursive: true, missingOk: false }), 'protected_path');
+    // Reading back every name would double the cost; a delete that started shows at either end.
+    for (const name of [names[0] ?? '', names[names.length - 1] ?? '']) expect(await fixtures.kindOf(name)).toBe('file');
+    expect(await fixtures.kindOf('tree/.git')).toBe('directory');
+  }),
+  defineCase(group, 'recursive delete refuses a .git forty levels down', async (context) => {
+    const deep = Array.from({ length: 40 }, (_, index) => `l${index}`).join('/');
+    await context.fixtures.writeFile('tree/0-first.txt', 'x');
+    await context.fixtures.writeFile(`tree/${deep}/.git/HEAD`, 'ref');
+    await expectUnchanged(context, ['tree', `tree/${deep}`], () =>
+      context.expectError(() => context.provider.deleteDirectory(context.path('tree'), { recursive: true, missingOk: false }), 'protected_path'),
+    );
+  }),
   ...aliases.flatMap(([label, alias]) =>
     placements.map(([placement, place]) =>
       defineCase(group, `recursive delete refuses a tree holding ${label} ${placement}`, async (context) => {
