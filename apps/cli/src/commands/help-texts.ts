@@ -3,8 +3,8 @@ const WORKSPACE_OPTIONS = `Workspace options:
   --provider local|memfs Where files live: real disk (default) or an in-memory volume
   --seed DIR             With memfs: start from a copy of DIR (files, directories, symlinks, hard links)
   --config FILE          Config file: bounds, grants, namespaces, labels, sinks (see the README)
-  --objects FILE         Restore Objects from this checkpoint at start (if it exists) and save the
-                         declared namespaces to it on a clean exit
+  --objects FILE         Restore Objects from this checkpoint at start (if it exists) and save every
+                         namespace but the per-session process: ones to it on a clean exit
   -h, --help             Show this help
 `;
 
