@@ -21,11 +21,16 @@ export interface Walk {
 
 /** Holds the root itself; nothing to close. Fails with `not_found` once the root is deleted. */
 export function holdRoot(context: OperationContext): HeldDirectory {
-  if (fstatSync(context.root.fd).nlink === 0) {
+  if (rootIsGone(context)) {
     throw new LibosError('not_found', 'The workspace root no longer exists.', { details: { path: ROOT_PATH } });
   }
   stepped(context, ROOT_PATH);
   return { fd: context.root.fd, path: ROOT_PATH, release: () => undefined };
+}
+
+// A deleted directory keeps working through its fd, but its link count drops to zero.
+function rootIsGone(context: OperationContext): boolean {
+  return fstatSync(context.root.fd).nlink === 0;
 }
 
 /**
@@ -64,8 +69,8 @@ export function walkParent(context: OperationContext, segments: readonly string[
   try {
     return walk(context, segments.slice(0, -1)).directory;
   } catch (error) {
-    // A missing ancestor means the target is missing too.
-    if (missingOk && LibosError.is(error, 'not_found')) return null;
+    // A missing ancestor means the target is missing too; a missing root means the workspace is gone.
+    if (missingOk && LibosError.is(error, 'not_found') && !rootIsGone(context)) return null;
     throw error;
   }
 }

@@ -70,6 +70,7 @@ export function createLocalFixtures(sandbox: Sandbox) {
       return status?.isFile() === true ? new Uint8Array(readFileSync(at(path))) : null;
     },
     kindOf: async (path: string): Promise<Kind> => kindAt(at(path)),
+    removeWorkspace: async () => rmSync(sandbox.root, { recursive: true, force: true }),
     modes: {
       get: async (path: string) => lstatSync(at(path)).mode & 0o7777,
       set: async (path: string, mode: number) => {

@@ -39,6 +39,11 @@ export const lifecycleCases: readonly ConformanceCase[] = [
         () => provider.makeDirectory(path('.'), { parents: true, existOk: true }),
         () => provider.deleteFile(path('d/f'), { missingOk: false }),
         () => provider.deleteDirectory(path('d'), { recursive: true, missingOk: false }),
+        // missingOk forgives a missing target, not a missing workspace.
+        () => provider.deleteFile(path('d/f'), { missingOk: true }),
+        () => provider.deleteFile(path('f'), { missingOk: true }),
+        () => provider.deleteDirectory(path('d'), { recursive: true, missingOk: true }),
+        () => provider.deleteDirectory(path('d'), { recursive: false, missingOk: true }),
       ];
       for (const call of calls) await expectError(call, ['not_found', 'provider_failure'], 'any');
       expect(await fixtures.kindOf('.')).toBe('missing');
