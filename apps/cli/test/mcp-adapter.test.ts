@@ -98,6 +98,7 @@ describe('createElicitationApprover', () => {
     expect(message).toContain('write_text_file to write "src/app.ts"');
     expect(message).toContain('12 bytes');
     expect(message).toContain('hello world!');
+    expect(approvalMessage({ ...request, content_bytes: 1 })).toContain('write 1 byte (');
   });
 
   it.each([

@@ -45,7 +45,7 @@ describe('OversizeLineFilter', () => {
 
 describe('oversizeAnswer', () => {
   it('fails a tool call with arguments_too_large and nothing else', () => {
-    const answer = oversizeAnswer({ id: 3, method: 'tools/call', bytes: 99 }, 64);
+    const answer = oversizeAnswer({ id: 3, method: 'tools/call', bytes: 99 }, 64, 80);
     expect(answer).toEqual({
       jsonrpc: '2.0',
       id: 3,
@@ -57,7 +57,11 @@ describe('oversizeAnswer', () => {
   });
 
   it('gives other requests a JSON-RPC error, and a line without an id no answer', () => {
-    expect(oversizeAnswer({ id: 'a', method: 'ping', bytes: 99 }, 64)).toMatchObject({ id: 'a', error: { code: -32600 } });
-    expect(oversizeAnswer({ id: undefined, method: 'tools/call', bytes: 99 }, 64)).toBeUndefined();
+    expect(oversizeAnswer({ id: 'a', method: 'ping', bytes: 99 }, 64, 80)).toMatchObject({
+      id: 'a',
+      // The limit the server reads, not the size of the line it dropped.
+      error: { code: -32600, message: 'The request is larger than the 80 bytes this server reads.' },
+    });
+    expect(oversizeAnswer({ id: undefined, method: 'tools/call', bytes: 99 }, 64, 80)).toBeUndefined();
   });
 });

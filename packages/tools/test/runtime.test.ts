@@ -193,3 +193,28 @@ describe('approval timeout', () => {
     expect(await bed.fixtures.kindOf('late.txt')).toBe('missing');
   });
 });
+
+describe('approval timeout keeps the process alive', () => {
+  it('a child process whose only pending work is a silent approver still gets approval_required', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { existsSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const tools = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+    const memfs = fileURLToPath(new URL('../../provider-memfs/dist/index.js', import.meta.url));
+    // The child runs the built packages (CI builds before testing); without them there is nothing to run.
+    if (!existsSync(tools) || !existsSync(memfs)) return;
+    const script = `
+      const { createRuntime } = await import(${JSON.stringify(tools)});
+      const { createMemfsProvider } = await import(${JSON.stringify(memfs)});
+      const runtime = await createRuntime({
+        provider: createMemfsProvider(),
+        config: { grants: [{ path: '.', tree: true, rights: ['write'], mode: 'ask' }] },
+        approver: () => new Promise(() => {}),
+        approvalTimeoutMs: 100,
+      });
+      const outcome = await runtime.spawn().call('write_text_file', { path: 'x.txt', content: 'x' });
+      process.stdout.write(outcome.ok ? 'ok' : outcome.error.code);`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(output).toBe('approval_required');
+  });
+});

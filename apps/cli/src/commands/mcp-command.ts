@@ -62,7 +62,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   const maxLineBytes = Math.max(SDK_MAX_BUFFER_BYTES, workspace.bounds.arguments_max_bytes + ENVELOPE_MARGIN_BYTES);
   const input = new OversizeLineFilter(maxLineBytes, (line) => {
     log(`dropped a message of ${line.bytes} bytes (more than ${maxLineBytes})`);
-    const answer = oversizeAnswer(line, workspace.bounds.arguments_max_bytes);
+    const answer = oversizeAnswer(line, workspace.bounds.arguments_max_bytes, maxLineBytes);
     if (answer !== undefined) transport.send(answer).catch((error: unknown) => log(`cannot answer: ${String(error)}`));
   });
   const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: maxLineBytes + 1 });

@@ -9,7 +9,7 @@ export function approvalMessage(request: ApprovalRequest): string {
   const target = request.path === '.' ? 'the workspace root (.)' : `"${request.path}"`;
   let message = `libos: allow ${request.tool} to ${request.right} ${target}?`;
   if (request.content_bytes !== null) {
-    message += ` It would write ${request.content_bytes} bytes`;
+    message += ` It would write ${request.content_bytes} ${request.content_bytes === 1 ? 'byte' : 'bytes'}`;
     message += request.content_sha256 === null ? '.' : ` (SHA-256 ${request.content_sha256}).`;
   }
   if (request.preview !== null && request.preview !== '') message += ` Preview: ${request.preview}`;

@@ -10,7 +10,7 @@ const INVALID_REQUEST = -32600;
  * check the contract puts before every other), any other request gets a JSON-RPC error. A line
  * whose id cannot be found (or a notification) gets no answer.
  */
-export function oversizeAnswer(line: OversizeLine, argumentsMaxBytes: number): JSONRPCMessage | undefined {
+export function oversizeAnswer(line: OversizeLine, argumentsMaxBytes: number, readLimitBytes: number): JSONRPCMessage | undefined {
   if (line.id === undefined) return undefined;
   if (line.method === 'tools/call') {
     const result = toCallToolResult({
@@ -24,5 +24,5 @@ export function oversizeAnswer(line: OversizeLine, argumentsMaxBytes: number): J
     });
     return { jsonrpc: '2.0', id: line.id, result };
   }
-  return { jsonrpc: '2.0', id: line.id, error: { code: INVALID_REQUEST, message: `The request is larger than the ${line.bytes - 1} bytes this server reads.` } };
+  return { jsonrpc: '2.0', id: line.id, error: { code: INVALID_REQUEST, message: `The request is larger than the ${readLimitBytes} bytes this server reads.` } };
 }

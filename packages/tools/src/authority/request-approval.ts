@@ -29,11 +29,18 @@ export async function requestApproval(
 ): Promise<void> {
   const required = () => approvalRequiredError(request.right, request.path);
   if (approver === undefined || request.signal?.aborted) throw required();
-  const signals = [request.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
-    (signal): signal is AbortSignal => signal !== undefined,
-  );
+  // A referenced timer, unlike AbortSignal.timeout: a process waiting only on an approver must stay
+  // alive until the timeout answers the call, not exit with the call unsettled.
+  const timeout = timeoutMs === undefined ? undefined : new AbortController();
+  const timer = timeout === undefined ? undefined : setTimeout(() => timeout.abort(), timeoutMs);
+  const signals = [request.signal, timeout?.signal].filter((signal): signal is AbortSignal => signal !== undefined);
   const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
-  const decision = await decide(approver, approvalRequestOf(request), signal);
+  let decision: ApprovalDecision | 'none';
+  try {
+    decision = await decide(approver, approvalRequestOf(request), signal);
+  } finally {
+    clearTimeout(timer);
+  }
   // An answer that arrives after the call was abandoned approves nothing.
   if (decision === 'approve' && signal?.aborted !== true) return;
   if (decision === 'reject') throw approvalRejectedError(request.right, request.path);
