@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_BOUNDS, LibosError, parseConfig, type FileSystemProviderV1 } from '@libos/core';
 import { createMemfsProvider, createMemfsTestbed } from '@libos/provider-memfs';
 import { describe, expect, it } from 'vitest';
@@ -194,18 +197,15 @@ describe('approval timeout', () => {
   });
 });
 
+// The child runs the built packages (CI builds before testing); without them the case reports skipped.
+const builtTools = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const builtMemfs = fileURLToPath(new URL('../../provider-memfs/dist/index.js', import.meta.url));
+
 describe('approval timeout keeps the process alive', () => {
-  it('a child process whose only pending work is a silent approver still gets approval_required', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { existsSync } = await import('node:fs');
-    const { fileURLToPath } = await import('node:url');
-    const tools = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-    const memfs = fileURLToPath(new URL('../../provider-memfs/dist/index.js', import.meta.url));
-    // The child runs the built packages (CI builds before testing); without them there is nothing to run.
-    if (!existsSync(tools) || !existsSync(memfs)) return;
+  it.runIf(existsSync(builtTools) && existsSync(builtMemfs))('a child process whose only pending work is a silent approver still gets approval_required', () => {
     const script = `
-      const { createRuntime } = await import(${JSON.stringify(tools)});
-      const { createMemfsProvider } = await import(${JSON.stringify(memfs)});
+      const { createRuntime } = await import(${JSON.stringify(builtTools)});
+      const { createMemfsProvider } = await import(${JSON.stringify(builtMemfs)});
       const runtime = await createRuntime({
         provider: createMemfsProvider(),
         config: { grants: [{ path: '.', tree: true, rights: ['write'], mode: 'ask' }] },
