@@ -14,6 +14,9 @@ export const DEFAULT_BOUNDS = {
   object_payload_max_bytes: 16_777_216,
   arguments_max_bytes: 8_388_608,
   result_max_bytes: 4_194_304,
+  edit_max_bytes: 8_388_608,
+  search_results_max: 1_000,
+  search_files_max: 100_000,
 } as const;
 
 /** Every bound, resolved. */

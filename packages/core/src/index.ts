@@ -37,6 +37,7 @@ export type {
 export { LABELS, labelExceeds } from './authority.js';
 export type {
   AccessRequest,
+  ApprovalContent,
   ApprovalDecision,
   ApprovalRequest,
   Approver,
