@@ -67,7 +67,7 @@ describe('edit_text_file on real disk', () => {
         const outcome = await agent.call('edit_text_file', {
           path: 'counter.txt',
           edits: [{ old_text: `${key}=${value}\n`, new_text: `${key}=${value + 1}\n` }],
-          expected_content_sha256: read.result.content_sha256,
+          expected_content_sha256: read.result.content_sha256!,
         });
         if (outcome.ok) done++;
         // The provider reports a replace that lost the race as changed_during_operation, effect none.

@@ -38,7 +38,7 @@ describe('edit_text_file under an ask grant', () => {
     let bed!: Awaited<ReturnType<typeof createTestbed>>;
     const { approver } = recording(async () => {
       await bed.fixtures.writeFile('src/a.txt', 'someone else wrote this');
-      return 'approve';
+      return 'approve' as const;
     });
     bed = await createTestbed({ config: ASK_WRITE, approver });
     await bed.fixtures.writeFile('src/a.txt', 'original');
