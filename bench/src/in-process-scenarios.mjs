@@ -17,7 +17,7 @@ async function openRuntime(root) {
   const call = async (name, args) => {
     const outcome = await agent.call(name, args);
     if (!outcome.ok) throw new Error(`${name} failed: ${outcome.error.code} ${outcome.error.message}`);
-    return outcome.value;
+    return outcome.result;
   };
   return { call, close: () => runtime.close() };
 }
