@@ -1,5 +1,5 @@
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 import { checkedCall, createTestbed, text } from './support/harness.js';
