@@ -122,6 +122,7 @@ describe('conformanceCases', () => {
         'special files',
         'stat',
         'symlinks',
+        'temporaries',
         'writing',
       ].sort(),
     );
