@@ -14,16 +14,23 @@ import { measureJson } from './measure-json.js';
 import { assertResultFits, boundedFailure } from './result-bound.js';
 import { sha256Hex } from './sha256-hex.js';
 import type { ProcessState, ToolContext, ToolDefinition } from './tool-definition.js';
+import type { ToolSummary } from './tool-summary.js';
 
 /** A tool with its input schema built once for the runtime's bounds. */
 export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly inputSchema: z.ZodType;
+  /** A user's tool: its result is checked against its output schema before it leaves the pipeline. */
+  readonly checkOutput?: boolean;
 }
 
 /** What every call of one runtime shares. */
 export interface CallEnvironment {
   readonly tools: ReadonlyMap<string, RegisteredTool>;
+  /** `runtime.tools`: what every process publishes. */
+  readonly summaries: readonly ToolSummary[];
+  /** The built-in set_working_directory, which `spawn({ cwd })` runs whatever the tool list holds. */
+  readonly workingDirectoryTool: RegisteredTool;
   readonly provider: FileSystemProviderV1;
   readonly authority: Authority;
   readonly memory: ObjectMemory;
@@ -104,7 +111,9 @@ async function execute(
     unknown
   >;
   // A read or a listing changed nothing; for the writing tools the effect already happened.
-  assertResultFits(output, bounds, tool.definition.annotations.readOnlyHint ? 'none' : 'unknown');
+  const effect = tool.definition.annotations.readOnlyHint ? 'none' : 'unknown';
+  if (tool.checkOutput === true) assertOutputMatches(tool.definition, output, effect);
+  assertResultFits(output, bounds, effect);
   return output;
 }
 
@@ -147,6 +156,17 @@ function createContext(
     },
   };
   return context;
+}
+
+// A user's tool is code libOS did not write: a result its own schema refuses would reach a client that
+// trusts the published output schema (an MCP client validates structuredContent against it).
+function assertOutputMatches(definition: ToolDefinition, output: unknown, effect: 'none' | 'unknown'): void {
+  const checked = definition.outputSchema.safeParse(output);
+  if (checked.success && typeof output === 'object' && output !== null && !Array.isArray(output)) return;
+  const issue = checked.success ? 'it is not an object' : (describeInputIssues(checked.error.issues)[0]?.message ?? 'rejected');
+  throw new LibosError('provider_failure', `The tool ${definition.name} returned a result that does not match its output schema: ${issue}.`, {
+    effect,
+  });
 }
 
 // A foreign exception may carry a host path in its message, so only its absence of meaning is reported.

@@ -10,14 +10,23 @@ import {
 } from '@libos/core';
 import { createObjectMemory, objectMemoryReader, type CheckpointSummary, type ObjectMemoryReader } from '@libos/object-memory';
 import { createAuthority } from './authority/create-authority.js';
-import type { CallEnvironment, RegisteredTool } from './call-pipeline.js';
+import type { CallEnvironment } from './call-pipeline.js';
 import { createProcess, spawnAt, type RuntimeProcess, type SpawnOptions } from './runtime-process.js';
-import { summarizeTool, type ToolSummary } from './tool-summary.js';
+import { registerTools } from './register-tools.js';
+import type { ToolSummary } from './tool-summary.js';
+import type { ToolDefinition } from './tool-definition.js';
+import type { ToolList } from './tool-types.js';
 import { BUILTIN_TOOLS } from './tools/index.js';
+import { setWorkingDirectory } from './tools/set-working-directory.js';
 
 /** Options of `createRuntime`. */
-export interface RuntimeOptions {
+export interface RuntimeOptions<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   readonly provider: FileSystemProviderV1;
+  /**
+   * The tools the runtime serves, in the order it publishes them (default `BUILTIN_TOOLS`). Add your
+   * own made with `defineTool`: `[...BUILTIN_TOOLS, myTool]`; they run through the same pipeline.
+   */
+  readonly tools?: Tools;
   /** A config from `loadConfig`, or the same shape inline; validated either way. Default: no policy, default bounds. */
   readonly config?: LibosConfig | ConfigInput;
   /** Answers `ask` grants; without one they fail with `approval_required`. */
@@ -29,7 +38,7 @@ export interface RuntimeOptions {
 }
 
 /** One provider, one authority policy and the bounds, serving processes. */
-export interface Runtime {
+export interface Runtime<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   /** The validated config, defaults filled in. */
   readonly config: LibosConfig;
   readonly bounds: Bounds;
@@ -41,9 +50,9 @@ export interface Runtime {
   /** Writes the live Objects of `namespaces` (default: all) into one SQLite file, replacing it atomically. */
   checkpoint(file: string, options?: { readonly namespaces?: readonly string[] }): Promise<CheckpointSummary>;
   /** A new process whose working directory is the workspace root. */
-  spawn(): RuntimeProcess;
+  spawn(): RuntimeProcess<Tools>;
   /** A new process starting in `cwd` (from the root); rejects like `set_working_directory` would. */
-  spawn(options: SpawnOptions): Promise<RuntimeProcess>;
+  spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;
   /** Closes the provider; later calls fail with `provider_failure`. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -51,13 +60,18 @@ export interface Runtime {
 // A person may take a while to answer, but a call must not wait forever on an approver that never does.
 const DEFAULT_APPROVAL_TIMEOUT_MS = 600_000;
 
+const BUILTIN_SET: ReadonlySet<ToolDefinition> = new Set(BUILTIN_TOOLS);
+
 const REQUIRED_CAPABILITIES = ['atomicReplace', 'exclusiveCreate'] as const;
 
 /**
- * Builds a runtime over a provider. Throws `invalid_arguments` for a malformed config or a provider
- * that cannot replace files atomically or create them exclusively.
+ * Builds a runtime over a provider. Throws `invalid_arguments` for a malformed config, a provider
+ * that cannot replace files atomically or create them exclusively, or a tool list with a malformed
+ * or repeated tool.
  */
-export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(
+  options: RuntimeOptions<Tools>,
+): Promise<Runtime<Tools>> {
   const { provider } = options;
   if (provider?.specificationVersion !== 'v1') {
     throw new LibosError('invalid_arguments', 'The provider does not implement FileSystemProviderV1.');
@@ -73,6 +87,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = parseConfig(options.config ?? {});
   const memory = createObjectMemory({
     maxPayloadBytes: config.bounds.object_payload_max_bytes,
+    maxObjectsBytes: config.bounds.objects_max_bytes,
+    maxObjectsCount: config.bounds.objects_max_count,
     namespaces: config.namespaces.map((namespace) => namespace.name),
     ...(options.restore === undefined ? {} : { restore: options.restore }),
   });
@@ -81,26 +97,25 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
     ...(options.approver === undefined ? {} : { approver: options.approver }),
   });
-  const registered = new Map<string, RegisteredTool>(
-    BUILTIN_TOOLS.map((definition) => [definition.name, { definition, inputSchema: definition.inputSchema(config.bounds) }]),
-  );
+  const { registered, tools } = registerTools(options.tools ?? BUILTIN_TOOLS, config.bounds, BUILTIN_SET);
   let closed = false;
   let closing: Promise<void> | undefined;
   const environment: CallEnvironment = {
     tools: registered,
+    summaries: tools,
+    workingDirectoryTool: { definition: setWorkingDirectory, inputSchema: setWorkingDirectory.inputSchema(config.bounds) },
     provider,
     authority,
     memory,
     bounds: config.bounds,
     isClosed: () => closed,
   };
-  const tools = [...registered.values()].map(({ definition, inputSchema }) => summarizeTool(definition, inputSchema));
 
-  function spawn(): RuntimeProcess;
-  function spawn(spawnOptions: SpawnOptions): Promise<RuntimeProcess>;
-  function spawn(spawnOptions?: SpawnOptions): RuntimeProcess | Promise<RuntimeProcess> {
-    if (spawnOptions === undefined) return createProcess(environment, ROOT_PATH);
-    return spawnAt(environment, ROOT_PATH, spawnOptions.cwd);
+  function spawn(): RuntimeProcess<Tools>;
+  function spawn(spawnOptions: SpawnOptions): Promise<RuntimeProcess<Tools>>;
+  function spawn(spawnOptions?: SpawnOptions): RuntimeProcess<Tools> | Promise<RuntimeProcess<Tools>> {
+    if (spawnOptions === undefined) return createProcess<Tools>(environment, ROOT_PATH);
+    return spawnAt<Tools>(environment, ROOT_PATH, spawnOptions.cwd);
   }
 
   return {

@@ -5,6 +5,7 @@ export type { RuntimeProcess, SpawnOptions } from './runtime-process.js';
 export type { CallOptions } from './call-pipeline.js';
 export type { InputIssue } from './input-issues.js';
 export type { ToolSummary } from './tool-summary.js';
+export type { ToolCallArguments, ToolCallInput, ToolCallResult, ToolList, ToolName, ToolOutput } from './tool-types.js';
 export { BUILTIN_TOOLS } from './tools/index.js';
 export { ENCODING_NAMES, resolveEncoding } from './encodings/index.js';
 export type { TextCodec } from './encodings/index.js';

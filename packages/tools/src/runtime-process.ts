@@ -2,50 +2,72 @@ import { randomBytes } from 'node:crypto';
 import { LibosError, type CallResult, type WorkspacePath } from '@libos/core';
 import { runCall, type CallEnvironment, type CallOptions } from './call-pipeline.js';
 import type { ProcessState } from './tool-definition.js';
+import type { ToolSummary } from './tool-summary.js';
+import type { ToolCallArguments, ToolCallResult, ToolList, ToolName } from './tool-types.js';
+import type { BUILTIN_TOOLS } from './tools/index.js';
 
 /** Options of `spawn`: a working directory, validated like `set_working_directory`. */
 export interface SpawnOptions {
   readonly cwd?: string;
 }
 
-/** An agent process: its own working directory and Object namespace, and the tools to call. */
-export interface RuntimeProcess {
+/**
+ * An agent process: its own working directory and Object namespace, and the tools to call. `Tools`
+ * is the runtime's tool list, so `call` knows each tool's input and output types.
+ */
+export interface RuntimeProcess<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   /** `pid_` followed by 16 lowercase hex digits. */
   readonly id: string;
   /** The working directory, a canonical path relative to the workspace root. */
   readonly cwd: WorkspacePath;
   /** The process's own Object namespace, `process:<id>`. */
   readonly namespace: string;
-  /** Runs one tool; never throws, every failure is `{ok: false, error}`. */
-  call(name: string, args?: unknown, options?: CallOptions): Promise<CallResult>;
+  /** Every tool this process can call, with its JSON Schemas (the runtime's `tools`). */
+  readonly tools: readonly ToolSummary[];
+  /**
+   * Runs one tool; never throws, every failure is `{ok: false, error}`. A literal tool name types the
+   * arguments and `result`; any other string takes `unknown` arguments, checked at run time.
+   */
+  call<Name extends ToolName<Tools> | (string & {})>(
+    name: Name,
+    ...rest: ToolCallArguments<Tools, Name>
+  ): Promise<ToolCallResult<Tools, Name>>;
   /** A child process starting in this process's working directory. */
-  spawn(): RuntimeProcess;
+  spawn(): RuntimeProcess<Tools>;
   /**
    * A child process starting in `cwd` (relative to this process's working directory). Rejects with a
    * LibosError when `cwd` is not a directory this process may read, as `set_working_directory` would fail.
    */
-  spawn(options: SpawnOptions): Promise<RuntimeProcess>;
+  spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;
   /** The host directory of the working directory, when the provider is on real disk; else undefined. */
   hostWorkingDirectory(): string | undefined;
 }
 
 /** Creates a process at `cwd` (already known to be valid). */
-export function createProcess(environment: CallEnvironment, cwd: WorkspacePath): RuntimeProcess {
+export function createProcess<Tools extends ToolList>(environment: CallEnvironment, cwd: WorkspacePath): RuntimeProcess<Tools> {
   const id = `pid_${randomBytes(8).toString('hex')}`;
-  const state: ProcessState = { id, cwd, namespace: environment.memory.openProcessNamespace(id) };
-  function spawn(): RuntimeProcess;
-  function spawn(options: SpawnOptions): Promise<RuntimeProcess>;
-  function spawn(options?: SpawnOptions): RuntimeProcess | Promise<RuntimeProcess> {
-    if (options === undefined) return createProcess(environment, state.cwd);
-    return spawnAt(environment, state.cwd, options.cwd);
+  return processFromState(environment, { id, cwd, namespace: environment.memory.openProcessNamespace(id) });
+}
+
+function processFromState<Tools extends ToolList>(environment: CallEnvironment, state: ProcessState): RuntimeProcess<Tools> {
+  const { id } = state;
+  function spawn(): RuntimeProcess<Tools>;
+  function spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;
+  function spawn(options?: SpawnOptions): RuntimeProcess<Tools> | Promise<RuntimeProcess<Tools>> {
+    if (options === undefined) return createProcess<Tools>(environment, state.cwd);
+    return spawnAt<Tools>(environment, state.cwd, options.cwd);
   }
+  // The pipeline checks every argument at run time; the types only spare a TypeScript caller the mistake.
+  const call = (name: string, args: unknown = {}, options: CallOptions = {}): Promise<CallResult> =>
+    runCall(environment, state, name, args, options);
   return {
     id,
     get cwd() {
       return state.cwd;
     },
     namespace: state.namespace,
-    call: (name, args = {}, options = {}) => runCall(environment, state, name, args, options),
+    tools: environment.summaries,
+    call: call as RuntimeProcess<Tools>['call'],
     spawn,
     hostWorkingDirectory: () => environment.provider.hostPath?.(state.cwd),
   };
@@ -55,14 +77,18 @@ export function createProcess(environment: CallEnvironment, cwd: WorkspacePath):
  * A new process whose cwd is `requested` resolved against `from`, checked by running
  * `set_working_directory` inside it, so authority, path rules and kind checks are exactly the tool's.
  */
-export async function spawnAt(
+export async function spawnAt<Tools extends ToolList>(
   environment: CallEnvironment,
   from: WorkspacePath,
   requested: string | undefined,
-): Promise<RuntimeProcess> {
-  const child = createProcess(environment, from);
+): Promise<RuntimeProcess<Tools>> {
+  const id = `pid_${randomBytes(8).toString('hex')}`;
+  const state: ProcessState = { id, cwd: from, namespace: environment.memory.openProcessNamespace(id) };
+  const child = processFromState<Tools>(environment, state);
   if (requested === undefined) return child;
-  const outcome = await child.call('set_working_directory', { path: requested });
+  // The built-in tool, even when the runtime's own list leaves set_working_directory out.
+  const check: CallEnvironment = { ...environment, tools: new Map([['set_working_directory', environment.workingDirectoryTool]]) };
+  const outcome = await runCall(check, state, 'set_working_directory', { path: requested });
   if (!outcome.ok) {
     const { code, message, effect, details } = outcome.error;
     throw new LibosError(code, message, { effect, ...(details === undefined ? {} : { details }) });

@@ -47,20 +47,27 @@ export interface ToolAnnotations {
   readonly openWorldHint: false;
 }
 
-/** One tool as data: schemas are the single source of validation, types and JSON Schema. */
-export interface ToolDefinition<Input = any, Output = any> {
-  readonly name: string;
+/**
+ * One tool as data: schemas are the single source of validation, types and JSON Schema. `Input` is
+ * what `execute` receives (defaults filled in), `CallInput` what a caller may pass, `Name` the tool's
+ * literal name, so `process.call` can be typed from a list of definitions.
+ */
+export interface ToolDefinition<Input = any, Output = any, CallInput = Input, Name extends string = string> {
+  /** 1 to 64 ASCII letters, digits, `_` or `-`: a name every model API accepts (built-in tools use snake_case). */
+  readonly name: Name;
   readonly title: string;
   /** Written for a model: what the tool does, its defaults and its failures. */
   readonly description: string;
   /** The strict input schema; bounds decide the limits of `limit` and `max_bytes`. */
-  inputSchema(bounds: Bounds): z.ZodType<Input>;
+  inputSchema(bounds: Bounds): z.ZodType<Input, CallInput>;
   readonly outputSchema: z.ZodType<Output>;
   readonly annotations: ToolAnnotations;
   execute(input: Input, context: ToolContext): Promise<Output>;
 }
 
-/** Declares a tool, inferring its input and output types from its schemas. */
-export function defineTool<Input, Output>(definition: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
+/** Declares a tool, inferring its name, input and output types from its schemas. */
+export function defineTool<Input, Output, CallInput, const Name extends string>(
+  definition: ToolDefinition<Input, Output, CallInput, Name>,
+): ToolDefinition<Input, Output, CallInput, Name> {
   return definition;
 }

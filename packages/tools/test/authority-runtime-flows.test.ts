@@ -108,7 +108,7 @@ describe('namespaces and labels through the runtime', () => {
   it('refuse another process namespace and an undeclared right before the provider is called', async () => {
     const { runtime, process, calls } = await runtimeOn(true, { namespaces: [{ name: 'inbox', rights: ['write'] }] });
     const other = runtime.spawn();
-    const cases: [Record<string, unknown>, string][] = [
+    const cases: [{ name: string; path: string; namespace: string }, string][] = [
       [{ name: 'x', path: 'public/f.txt', namespace: other.namespace }, 'namespace_not_found'],
       [{ name: 'x', path: 'public/f.txt', namespace: 'nowhere' }, 'namespace_not_found'],
     ];

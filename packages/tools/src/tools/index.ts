@@ -10,8 +10,8 @@ import { writeDirectory } from './write-directory.js';
 import { writeObjectToFile } from './write-object-to-file.js';
 import { writeTextFile } from './write-text-file.js';
 
-/** Every tool a runtime serves, in the order `runtime.tools` publishes them. */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
+/** Every built-in tool, in the order `runtime.tools` publishes them; a tuple, so `process.call` is typed from it. */
+export const BUILTIN_TOOLS = [
   getWorkingDirectory,
   setWorkingDirectory,
   readDirectory,
@@ -22,4 +22,4 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
   deleteDirectory,
   createObjectFromFile,
   writeObjectToFile,
-];
+] as const satisfies readonly ToolDefinition[];
