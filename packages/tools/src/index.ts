@@ -10,4 +10,5 @@ export { BUILTIN_TOOLS } from './tools/index.js';
 export { ENCODING_NAMES, resolveEncoding } from './encodings/index.js';
 export type { TextCodec } from './encodings/index.js';
 export { defineTool } from './tool-definition.js';
+export { resultJson } from './result-json.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';
