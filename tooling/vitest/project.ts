@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
 
 /** One vitest project per package; tests run on the sources through the "@libos/source" export condition. */
-export function libosProject(name: string, overrides: { testTimeout?: number } = {}) {
+export function libosProject(name: string, overrides: { testTimeout?: number; globalSetup?: string[] } = {}) {
   return defineProject({
     resolve: { conditions: ['@libos/source'] },
     ssr: { resolve: { conditions: ['@libos/source'] } },
@@ -10,6 +10,7 @@ export function libosProject(name: string, overrides: { testTimeout?: number } =
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       environment: 'node',
       testTimeout: overrides.testTimeout ?? 20_000,
+      ...(overrides.globalSetup === undefined ? {} : { globalSetup: overrides.globalSetup }),
     },
   });
 }

@@ -14,6 +14,8 @@ export const DEFAULT_BOUNDS = {
   object_payload_max_bytes: 16_777_216,
   arguments_max_bytes: 8_388_608,
   result_max_bytes: 4_194_304,
+  objects_max_bytes: 268_435_456,
+  objects_max_count: 100_000,
 } as const;
 
 /** Every bound, resolved. */
@@ -67,6 +69,14 @@ const namespaceSchema = z.strictObject({
   rights: z.array(z.enum(['read', 'write'])).min(1),
 });
 
+// A policy_id keys spent uses in a shared Object store, so it must be one exact, printable name.
+const policyIdSchema = z
+  .string()
+  .refine(
+    (name) => name.length > 0 && name.length <= 200 && name.trim() === name && name.isWellFormed() && !/\p{Cc}/u.test(name),
+    'expected a name of 1 to 200 characters, with no surrounding whitespace or control characters',
+  );
+
 const labelRuleSchema = z.strictObject({ path: canonicalPath, tree: z.boolean().default(false), label });
 const sinkRuleSchema = z.strictObject({ path: canonicalPath, tree: z.boolean().default(false), max_label: label });
 
@@ -77,6 +87,8 @@ export const configSchema = z.strictObject({
   namespaces: z.array(namespaceSchema).default([]),
   labels: z.array(labelRuleSchema).default([]),
   sinks: z.array(sinkRuleSchema).default([]),
+  /** Runtimes on one shared Object store with the same policy_id spend one shared count of `uses`. */
+  policy_id: policyIdSchema.optional(),
 });
 
 /** A config as written in a file. */

@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'object_not_found',
   'name_taken',
   'unsupported_payload',
+  'quota_exceeded',
   // host
   'provider_failure',
 ] as const;

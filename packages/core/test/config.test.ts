@@ -29,6 +29,16 @@ describe('parseConfig', () => {
     expect(config.grants).toEqual([{ path: 'src', tree: true, rights: ['read'], mode: 'allow' }]);
   });
 
+  it('has the Object Memory quotas of CONTRACT.md section 6 and keeps a policy_id exactly', () => {
+    const config = parseConfig({ policy_id: 'fleet-α', bounds: { objects_max_count: 3 } });
+    expect(DEFAULT_BOUNDS.objects_max_bytes).toBe(268_435_456);
+    expect(DEFAULT_BOUNDS.objects_max_count).toBe(100_000);
+    expect(config.bounds.objects_max_count).toBe(3);
+    expect(config.bounds.objects_max_bytes).toBe(268_435_456);
+    expect(config.policy_id).toBe('fleet-α');
+    expect(parseConfig({}).policy_id).toBeUndefined();
+  });
+
   it.each([
     [{ grants: [{ path: '.', rights: ['exec'] }] }, 'config.grants[0].rights[0]'],
     [{ grants: [{ path: '.', rights: ['read'], mode: 'maybe' }] }, 'config.grants[0].mode'],
@@ -43,6 +53,12 @@ describe('parseConfig', () => {
     [{ namespaces: [{ name: 'a', rights: ['read'] }, { name: 'a', rights: ['write'] }] }, 'declared twice'],
     [{ bounds: { read_max_bytes_limit: -1 } }, 'config.bounds.read_max_bytes_limit'],
     [{ bounds: { list_limit_default: 20_000 } }, 'list_limit_default exceeds list_limit_max'],
+    [{ bounds: { objects_max_count: 0 } }, 'config.bounds.objects_max_count: expected a positive integer'],
+    [{ bounds: { objects_max_bytes: '1' } }, 'config.bounds.objects_max_bytes'],
+    [{ policy_id: '' }, 'config.policy_id'],
+    [{ policy_id: ' fleet' }, 'config.policy_id'],
+    [{ policy_id: 'a\nb' }, 'config.policy_id'],
+    [{ policy_id: 7 }, 'config.policy_id'],
     [{ extra: true }, 'unknown field "extra"'],
   ])('refuses %j naming %s', (value, fragment) => {
     expect(messageOf(value)).toContain(fragment);

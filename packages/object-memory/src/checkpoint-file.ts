@@ -1,11 +1,11 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { LibosError } from '@libos/core';
 import type { MemoryObject } from './memory-object.js';
-import { decodeCheckpointRows, type CheckpointRows } from './checkpoint-rows.js';
+import { decodeCheckpointRows, type CheckpointLimits, type CheckpointObjectRow, type CheckpointRows } from './checkpoint-rows.js';
 
 // Loaded on the first checkpoint or restore: the native addon costs every start ~15 ms otherwise,
 // and most runtimes (every `libos call`, most MCP sessions) never checkpoint.
@@ -45,6 +45,7 @@ export function writeCheckpointFile(file: string, namespaces: readonly string[],
   assertStorableText(namespaces, objects);
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
+    createPrivateFile(temporary);
     const database = openDatabase(temporary);
     try {
       // Durability comes from the fsync below, before the rename; a journal would only slow the write.
@@ -89,10 +90,11 @@ export function writeCheckpointFile(file: string, namespaces: readonly string[],
 }
 
 /**
- * Reads and validates a checkpoint file. Throws `not_found` when it does not exist and
- * `invalid_arguments` when it is not a complete, well-formed checkpoint.
+ * Reads and validates a checkpoint file against the payload gate and the room left under the
+ * quotas. Throws `not_found` when it does not exist, `invalid_arguments` when it is not a complete,
+ * well-formed checkpoint, and `quota_exceeded` when its Objects do not fit.
  */
-export function readCheckpointFile(file: string): CheckpointRows {
+export function readCheckpointFile(file: string, limits: CheckpointLimits): CheckpointRows {
   let isFile: boolean;
   try {
     isFile = statSync(file).isFile();
@@ -114,10 +116,16 @@ export function readCheckpointFile(file: string): CheckpointRows {
     const check = database.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw malformed(`SQLite reports damage (${String(check)})`);
     const namespaces = database.prepare('SELECT name FROM namespaces ORDER BY name').pluck().all();
+    // octet_length reads a value's size from its record header: an oversized payload is measured
+    // without being loaded, and rows are decoded one by one, so a forged file cannot make us hold it.
     const objects = database
-      .prepare('SELECT oid, namespace, name, type, label, created_at, created_by, payload FROM objects ORDER BY seq')
-      .all();
-    return decodeCheckpointRows(namespaces, objects);
+      .prepare(
+        `SELECT oid, namespace, name, type, label, created_at, created_by, octet_length(payload) AS payload_bytes,
+           CASE WHEN octet_length(payload) <= ? THEN payload END AS payload
+         FROM objects ORDER BY seq`,
+      )
+      .iterate(limits.maxPayloadBytes) as IterableIterator<CheckpointObjectRow>;
+    return decodeCheckpointRows(namespaces, objects, limits);
   } catch (error) {
     if (LibosError.is(error)) throw error;
     throw malformed(describe(error), error);
@@ -145,6 +153,19 @@ function assertStorableText(namespaces: readonly string[], objects: readonly Mem
   }
 }
 
+/**
+ * A checkpoint can hold `secret` Objects, so its file is the owner's alone (0600), whatever the
+ * umask. The image is always a new file renamed over the old one, so a loosened old mode never survives.
+ */
+function createPrivateFile(path: string): void {
+  const descriptor = openSync(path, 'wx', 0o600);
+  try {
+    fchmodSync(descriptor, 0o600);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 function syncPath(path: string): void {
   const descriptor = openSync(path, 'r');
   try {
@@ -164,6 +185,8 @@ function malformed(reason: string, cause?: unknown): LibosError {
 // Node's fs messages carry host paths; their errno code says enough.
 function describe(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return 'its directory does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return `its directory may not be written (${code})`;
   if (typeof code === 'string' && !code.startsWith('SQLITE')) return code;
   return error instanceof Error ? error.message : String(error);
 }

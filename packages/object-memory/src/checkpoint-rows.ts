@@ -2,21 +2,51 @@ import { LABELS, LibosError, isValidNamespace, type Label } from '@libos/core';
 import { OID_PATTERN, type MemoryObject } from './memory-object.js';
 import { isObjectType } from './object-types.js';
 import { normalizeObjectName } from './object-names.js';
-import { freezeJsonCopy } from './payload.js';
+import { freezeJsonCopy, payloadByteLength } from './payload.js';
 
 /** What a checkpoint holds once read and checked. */
 export interface CheckpointRows {
   readonly namespaces: readonly string[];
   readonly objects: readonly MemoryObject[];
+  /** The payload gate's measure of each Object, in the order of `objects`. */
+  readonly payloadBytes: readonly number[];
+}
+
+/** What a restore may still take: the payload gate and the room left under the quotas. */
+export interface CheckpointLimits {
+  readonly maxPayloadBytes: number;
+  readonly maxObjectsCount: number;
+  readonly maxObjectsBytes: number;
+}
+
+/**
+ * One object row as the reader selects it: `payload` is null when `payload_bytes` (the stored text's
+ * UTF-8 length) is already over the payload gate, so an oversized payload is never loaded.
+ */
+export interface CheckpointObjectRow {
+  readonly oid: unknown;
+  readonly namespace: unknown;
+  readonly name: unknown;
+  readonly type: unknown;
+  readonly label: unknown;
+  readonly created_at: unknown;
+  readonly created_by: unknown;
+  readonly payload_bytes: unknown;
+  readonly payload: unknown;
 }
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
- * Checks every row as strictly as creation would, so a hand-edited or foreign file can never put an
- * Object into memory that `create` would have refused. Throws `invalid_arguments` naming the row.
+ * Checks every row, in file order, as strictly as creation would, so a hand-edited or foreign file
+ * can never put an Object into memory that `create` would have refused. The first bad row ends the
+ * read: `invalid_arguments` naming it, or `quota_exceeded` when it would pass a quota.
  */
-export function decodeCheckpointRows(namespaceRows: readonly unknown[], objectRows: readonly unknown[]): CheckpointRows {
+export function decodeCheckpointRows(
+  namespaceRows: readonly unknown[],
+  objectRows: Iterable<CheckpointObjectRow>,
+  limits: CheckpointLimits,
+): CheckpointRows {
   const namespaces = namespaceRows.map((name, index) => {
     if (typeof name !== 'string' || !isValidNamespace(name)) throw bad(`namespace row ${index + 1} is not a valid namespace`);
     return name;
@@ -27,21 +57,33 @@ export function decodeCheckpointRows(namespaceRows: readonly unknown[], objectRo
   // one Object reachable by oid and shadowed by name.
   const oids = new Set<string>();
   const names = new Set<string>();
-  const objects = objectRows.map((row, index) => {
-    const object = decodeObject(row, index + 1, known);
+  const objects: MemoryObject[] = [];
+  const payloadBytes: number[] = [];
+  let totalBytes = 0;
+  for (const row of objectRows) {
+    const number = objects.length + 1;
+    if (number > limits.maxObjectsCount) throw overQuota(number, 'objects_max_count');
+    const { object, bytes } = decodeObject(row, number, known, limits.maxPayloadBytes);
     const key = JSON.stringify([object.namespace, object.name]);
-    if (oids.has(object.oid) || names.has(key)) throw bad(`object row ${index + 1} repeats an oid or a name`);
+    if (oids.has(object.oid) || names.has(key)) throw bad(`object row ${number} repeats an oid or a name`);
+    totalBytes += bytes;
+    if (totalBytes > limits.maxObjectsBytes) throw overQuota(number, 'objects_max_bytes');
     oids.add(object.oid);
     names.add(key);
-    return object;
-  });
-  return { namespaces, objects };
+    objects.push(object);
+    payloadBytes.push(bytes);
+  }
+  return { namespaces, objects, payloadBytes };
 }
 
-function decodeObject(row: unknown, number: number, namespaces: ReadonlySet<string>): MemoryObject {
+function decodeObject(
+  row: CheckpointObjectRow,
+  number: number,
+  namespaces: ReadonlySet<string>,
+  maxPayloadBytes: number,
+): { object: MemoryObject; bytes: number } {
   const where = `object row ${number}`;
-  if (typeof row !== 'object' || row === null) throw bad(`${where} is not a row`);
-  const { oid, namespace, name, type, label, created_at, created_by, payload } = row as Record<string, unknown>;
+  const { oid, namespace, name, type, label, created_at, created_by, payload_bytes, payload } = row;
   if (typeof oid !== 'string' || !OID_PATTERN.test(oid)) throw bad(`${where} has an invalid oid`);
   if (typeof namespace !== 'string' || !namespaces.has(namespace)) throw bad(`${where} has an unknown namespace`);
   if (typeof name !== 'string' || !isNormalName(name)) throw bad(`${where} has an invalid name`);
@@ -51,6 +93,12 @@ function decodeObject(row: unknown, number: number, namespaces: ReadonlySet<stri
     throw bad(`${where} has an invalid created_at`);
   }
   if (typeof created_by !== 'string' || created_by === '') throw bad(`${where} has an invalid created_by`);
+  // The writer stores the compact JSON the gate measures, so a longer stored text cannot be a payload
+  // that `create` accepted; it is refused before it is ever read into memory.
+  if (typeof payload_bytes !== 'number') throw bad(`${where} has no JSON payload`);
+  if (payload_bytes > maxPayloadBytes) {
+    throw bad(`${where} has a payload over the ${maxPayloadBytes}-byte bound`);
+  }
   if (typeof payload !== 'string') throw bad(`${where} has no JSON payload`);
   let parsed: unknown;
   try {
@@ -58,16 +106,25 @@ function decodeObject(row: unknown, number: number, namespaces: ReadonlySet<stri
   } catch {
     throw bad(`${where} has a payload that is not JSON`);
   }
-  return Object.freeze({
+  let frozen;
+  try {
+    frozen = freezeJsonCopy(parsed);
+  } catch {
+    throw bad(`${where} has a payload that is not plain JSON`);
+  }
+  const bytes = payloadByteLength(frozen);
+  if (bytes > maxPayloadBytes) throw bad(`${where} has a payload over the ${maxPayloadBytes}-byte bound`);
+  const object: MemoryObject = Object.freeze({
     oid,
     namespace,
     name,
     type,
-    payload: freezeJsonCopy(parsed),
+    payload: frozen,
     label: label as Label,
     created_at,
     created_by,
   });
+  return { object, bytes };
 }
 
 function isNormalName(name: string): boolean {
@@ -79,5 +136,13 @@ function isNormalName(name: string): boolean {
 }
 
 function bad(reason: string): LibosError {
-  return new LibosError('invalid_arguments', `The checkpoint file is malformed: ${reason}.`, { details: { reason } });
+  return new LibosError('invalid_arguments', `The checkpoint file is malformed: ${reason}.`, { effect: 'none', details: { reason } });
+}
+
+function overQuota(number: number, quota: 'objects_max_count' | 'objects_max_bytes'): LibosError {
+  return new LibosError(
+    'quota_exceeded',
+    `The checkpoint cannot be restored: object row ${number} would take Object Memory past its ${quota} quota.`,
+    { effect: 'none', details: { row: number, quota } },
+  );
 }

@@ -3,7 +3,7 @@ import { readCheckpointFile, writeCheckpointFile } from './checkpoint-file.js';
 import type { JsonValue, MemoryObject } from './memory-object.js';
 import { createMemoryView, type MemoryView } from './memory-view.js';
 import { newObjectId } from './object-id.js';
-import { assertValidNamespace, normalizeObjectName, processNamespace } from './object-names.js';
+import { PROCESS_NAMESPACE_PREFIX, assertValidNamespace, normalizeObjectName, processNamespace } from './object-names.js';
 import { isObjectType, type ObjectType } from './object-types.js';
 import { freezeJsonCopy, payloadByteLength } from './payload.js';
 
@@ -13,8 +13,21 @@ export interface ObjectMemoryOptions {
   readonly maxPayloadBytes?: number;
   /** Namespaces that exist from the start besides process namespaces (the config's `namespaces`). */
   readonly namespaces?: readonly string[];
+  /** Quota on the UTF-8 bytes of the payload JSON of all live Objects; default `bounds.objects_max_bytes`. */
+  readonly maxObjectsBytes?: number;
+  /** Quota on the number of live Objects; default `bounds.objects_max_count`. */
+  readonly maxObjectsCount?: number;
   /** A checkpoint file to restore into the new memory. */
   readonly restore?: string;
+}
+
+/** What the live Objects of a memory take, against its quotas. */
+export interface ObjectMemoryUsage {
+  readonly objects: number;
+  /** UTF-8 bytes of the payload JSON of all live Objects. */
+  readonly bytes: number;
+  readonly maxObjectsCount: number;
+  readonly maxObjectsBytes: number;
 }
 
 /** What `create` needs; `name` is trimmed, `label` defaults to `normal`. */
@@ -36,6 +49,8 @@ export interface CheckpointSummary {
 /** Namespaces and immutable Objects, held in memory; nothing persists without a checkpoint. */
 export interface ObjectMemory {
   readonly maxPayloadBytes: number;
+  /** The live Objects' count and bytes, and the quotas they are held to. */
+  usage(): ObjectMemoryUsage;
   /** Makes a namespace exist (idempotent). Throws `invalid_namespace`. */
   declareNamespace(namespace: string): void;
   /** Makes a process's own `process:<pid>` namespace exist and returns its name (idempotent). */
@@ -46,9 +61,16 @@ export interface ObjectMemory {
   /**
    * Creates one Object, atomically: the name check and the insert happen in one synchronous step,
    * so of racing creators exactly one wins. Throws `invalid_namespace`, `namespace_not_found`,
-   * `invalid_name`, `invalid_object_type`, `too_large` (payload gate) or `name_taken`.
+   * `invalid_name`, `invalid_object_type`, `too_large` (payload gate), `name_taken`, or
+   * `quota_exceeded` when the Object would take the memory past `maxObjectsCount` or `maxObjectsBytes`.
    */
   create(input: CreateObjectInput): MemoryObject;
+  /**
+   * Removes a namespace and every Object in it, freeing their names and their share of the quotas;
+   * for `process:<pid>` it also forgets that process's MemoryView. Returns how many Objects went.
+   * Dropping a namespace that does not exist drops nothing and returns 0. Throws `invalid_namespace`.
+   */
+  dropNamespace(namespace: string): number;
   /** The live Object of that name, if any. Throws `namespace_not_found`. */
   find(namespace: string, name: string): MemoryObject | undefined;
   /** Like `find`, but throws `object_not_found` when there is none. */
@@ -62,25 +84,36 @@ export interface ObjectMemory {
   checkpoint(file: string, options?: { readonly namespaces?: readonly string[] }): CheckpointSummary;
   /**
    * Brings back a checkpoint's namespaces and Objects with their oids, names, types, labels and
-   * creation data. All or nothing: a name or oid already live fails the whole restore with `name_taken`.
+   * creation data. Every row is checked as `create` would check it (payload gate included) and the
+   * whole file must fit the quotas next to the live Objects, else `invalid_arguments` naming the first
+   * bad row, or `quota_exceeded`. All or nothing: a name or oid already live fails the whole restore
+   * with `name_taken`, and a refused file restores nothing.
    */
   restore(file: string): CheckpointSummary;
 }
 
 /** The read and list side of a memory, for a runtime to expose to its embedder. */
-export type ObjectMemoryReader = Pick<ObjectMemory, 'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view'>;
+export type ObjectMemoryReader = Pick<
+  ObjectMemory,
+  'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view' | 'usage'
+>;
 
 /** A view of `memory` with only its read and list methods, safe to hand out. */
 export function objectMemoryReader(memory: ObjectMemory): ObjectMemoryReader {
-  const { hasNamespace, listNamespaces, find, get, getByOid, list, view } = memory;
-  return Object.freeze({ hasNamespace, listNamespaces, find, get, getByOid, list, view });
+  const { hasNamespace, listNamespaces, find, get, getByOid, list, view, usage } = memory;
+  return Object.freeze({ hasNamespace, listNamespaces, find, get, getByOid, list, view, usage });
 }
 
 /** Makes an empty Object Memory, or one restored from `options.restore`. */
 export function createObjectMemory(options: ObjectMemoryOptions = {}): ObjectMemory {
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_BOUNDS.object_payload_max_bytes;
+  const maxObjectsBytes = options.maxObjectsBytes ?? DEFAULT_BOUNDS.objects_max_bytes;
+  const maxObjectsCount = options.maxObjectsCount ?? DEFAULT_BOUNDS.objects_max_count;
   const namespaces = new Map<string, Map<string, MemoryObject>>();
   const byOid = new Map<string, MemoryObject>();
+  // The payload bytes of each live Object, so a drop gives back exactly what its creation took.
+  const sizes = new Map<string, number>();
+  let liveBytes = 0;
   const views = new Map<string, MemoryView>();
 
   function declareNamespace(namespace: string): void {
@@ -97,13 +130,32 @@ export function createObjectMemory(options: ObjectMemoryOptions = {}): ObjectMem
     return objects;
   }
 
-  function insert(object: MemoryObject): void {
+  function insert(object: MemoryObject, bytes: number): void {
     objectsOf(object.namespace).set(object.name, object);
     byOid.set(object.oid, object);
+    sizes.set(object.oid, bytes);
+    liveBytes += bytes;
+  }
+
+  function assertRoom(objects: number, bytes: number): void {
+    if (byOid.size + objects > maxObjectsCount) {
+      throw new LibosError('quota_exceeded', `Object Memory holds ${byOid.size} Objects; the quota is ${maxObjectsCount}.`, {
+        effect: 'none',
+        details: { quota: 'objects_max_count', live_objects: byOid.size, max_count: maxObjectsCount },
+      });
+    }
+    if (liveBytes + bytes > maxObjectsBytes) {
+      throw new LibosError(
+        'quota_exceeded',
+        `Object Memory holds ${liveBytes} payload bytes; ${bytes} more would pass the ${maxObjectsBytes}-byte quota.`,
+        { effect: 'none', details: { quota: 'objects_max_bytes', live_bytes: liveBytes, payload_bytes: bytes, max_bytes: maxObjectsBytes } },
+      );
+    }
   }
 
   const memory: ObjectMemory = {
     maxPayloadBytes,
+    usage: () => ({ objects: byOid.size, bytes: liveBytes, maxObjectsCount, maxObjectsBytes }),
     declareNamespace,
     openProcessNamespace(processId) {
       const namespace = processNamespace(processId);
@@ -131,6 +183,7 @@ export function createObjectMemory(options: ObjectMemoryOptions = {}): ObjectMem
       }
       // From here to the insert nothing awaits, so the check and the insert cannot interleave with another creator.
       if (objects.has(name)) throw nameTaken(input.namespace, name);
+      assertRoom(1, bytes);
       const object: MemoryObject = Object.freeze({
         oid: freshOid(byOid),
         namespace: input.namespace,
@@ -141,8 +194,21 @@ export function createObjectMemory(options: ObjectMemoryOptions = {}): ObjectMem
         created_at: new Date().toISOString(),
         created_by: input.createdBy,
       });
-      insert(object);
+      insert(object, bytes);
       return object;
+    },
+    dropNamespace(namespace) {
+      assertValidNamespace(namespace);
+      const objects = namespaces.get(namespace);
+      if (namespace.startsWith(PROCESS_NAMESPACE_PREFIX)) views.delete(namespace.slice(PROCESS_NAMESPACE_PREFIX.length));
+      if (objects === undefined) return 0;
+      namespaces.delete(namespace);
+      for (const object of objects.values()) {
+        byOid.delete(object.oid);
+        liveBytes -= sizes.get(object.oid) ?? 0;
+        sizes.delete(object.oid);
+      }
+      return objects.size;
     },
     find: (namespace, name) => objectsOf(namespace).get(name),
     get(namespace, name) {
@@ -171,14 +237,18 @@ export function createObjectMemory(options: ObjectMemoryOptions = {}): ObjectMem
       return { namespaces: chosen, objects: objects.length };
     },
     restore(file) {
-      const image = readCheckpointFile(file);
+      const image = readCheckpointFile(file, {
+        maxPayloadBytes,
+        maxObjectsCount: maxObjectsCount - byOid.size,
+        maxObjectsBytes: maxObjectsBytes - liveBytes,
+      });
       for (const object of image.objects) {
         if (byOid.has(object.oid) || namespaces.get(object.namespace)?.has(object.name) === true) {
           throw nameTaken(object.namespace, object.name);
         }
       }
       for (const namespace of image.namespaces) declareNamespace(namespace);
-      for (const object of image.objects) insert(object);
+      image.objects.forEach((object, index) => insert(object, image.payloadBytes[index]!));
       return { namespaces: image.namespaces, objects: image.objects.length };
     },
   };

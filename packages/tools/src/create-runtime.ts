@@ -87,6 +87,8 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
   const config = parseConfig(options.config ?? {});
   const memory = createObjectMemory({
     maxPayloadBytes: config.bounds.object_payload_max_bytes,
+    maxObjectsBytes: config.bounds.objects_max_bytes,
+    maxObjectsCount: config.bounds.objects_max_count,
     namespaces: config.namespaces.map((namespace) => namespace.name),
     ...(options.restore === undefined ? {} : { restore: options.restore }),
   });

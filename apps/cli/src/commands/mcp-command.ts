@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { createElicitationApprover } from '../mcp/elicitation-approver.js';
+import { MessageChannel } from '../mcp/message-channel.js';
 import { oversizeAnswer } from '../mcp/oversize-answer.js';
 import { OversizeLineFilter } from '../mcp/oversize-line-filter.js';
+import { serveLines, streamSink } from '../mcp/serve-stdio.js';
+import { oversizeToolResult, preemptMalformedToolCall } from '../mcp/tool-call-hooks.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { VERSION } from '../version.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
@@ -32,7 +34,14 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
 
   let server: Server | undefined;
   const workspace = await openWorkspace(options, createElicitationApprover(() => server));
-  server = createMcpServer(workspace.runtime.tools, workspace.runtime.spawn(), VERSION, log);
+  const session = workspace.runtime.spawn();
+  const channel = new MessageChannel({
+    sink: streamSink(process.stdout),
+    preempt: preemptMalformedToolCall(session),
+    oversizeResult: oversizeToolResult(workspace.runtime.tools),
+    log,
+  });
+  server = createMcpServer(workspace.runtime.tools, session, VERSION, { log, signalOf: (id) => channel.signalOf(id) });
 
   let closing = false;
   const shutdown = async (status: number): Promise<void> => {
@@ -47,27 +56,30 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
     }
     process.exit(status);
   };
-  // Stdin EOF does not close the SDK transport, and an over-size message closes it without EOF:
-  // both end the session at once so that the client never waits on a dead server.
-  process.stdin.once('end', () => void shutdown(0));
   // A broken stdout means the client is gone: end like an EOF, saving the Objects.
   process.stdout.once('error', () => void shutdown(0));
   // A closed terminal (SIGHUP) ends the session like the other signals, saving the Objects.
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown(0));
-  server.onclose = () => void shutdown(0);
   server.onerror = (error) => log(error.message);
 
-  // A longer line never reaches the transport (whose limit would end the session): the filter
-  // drops it and the request is answered here, a tool call with arguments_too_large.
+  // A longer line never reaches the channel: the filter drops it as it streams and the request is
+  // answered here, a tool call with arguments_too_large.
   const maxLineBytes = Math.max(SDK_MAX_BUFFER_BYTES, workspace.bounds.arguments_max_bytes + ENVELOPE_MARGIN_BYTES);
   const input = new OversizeLineFilter(maxLineBytes, (line) => {
     log(`dropped a message of ${line.bytes} bytes (more than ${maxLineBytes})`);
     const answer = oversizeAnswer(line, workspace.bounds.arguments_max_bytes, maxLineBytes);
-    if (answer !== undefined) transport.send(answer).catch((error: unknown) => log(`cannot answer: ${String(error)}`));
+    if (answer !== undefined) channel.reply(answer);
   });
-  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: maxLineBytes + 1 });
+  await server.connect(channel);
   process.stdin.pipe(input);
-  await server.connect(transport);
   log(`serving ${workspace.runtime.tools.length} tools (${options.provider} provider) on stdio`);
+  // End of input: every request already read is answered and written before the session ends.
+  serveLines(channel, input).then(
+    () => shutdown(0),
+    (error: unknown) => {
+      log(`reading stdin failed: ${error instanceof Error ? error.message : String(error)}`);
+      void shutdown(0);
+    },
+  );
   return undefined;
 }

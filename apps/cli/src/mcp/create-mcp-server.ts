@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
 import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
@@ -21,22 +21,28 @@ export function toMcpTool(tool: ToolSummary): Tool {
   };
 }
 
+export interface McpServerOptions {
+  readonly log?: (line: string) => void;
+  /**
+   * The cancellation signal of request `id`, when the transport keeps cancellation itself (the
+   * MessageChannel does, so a cancelled call is still answered); else the SDK's own signal is used.
+   */
+  readonly signalOf?: (id: RequestId) => AbortSignal | undefined;
+}
+
 /**
  * The MCP server of one session. The low-level Server leaves argument validation to the runtime,
  * so bad arguments come back as the contract's own failures rather than SDK error texts.
  */
-export function createMcpServer(
-  tools: readonly ToolSummary[],
-  process: ToolProcess,
-  version: string,
-  log: (line: string) => void = () => {},
-): Server {
+export function createMcpServer(tools: readonly ToolSummary[], process: ToolProcess, version: string, options: McpServerOptions = {}): Server {
+  const log = options.log ?? (() => {});
   const published = tools.map(toMcpTool);
   const server = new Server({ name: 'libos', title: 'libOS workspace', version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
-      const outcome = await process.call(request.params.name, request.params.arguments ?? {}, { signal: extra.signal });
+      const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
+      const outcome = await process.call(request.params.name, request.params.arguments ?? {}, { signal });
       return toCallToolResult(outcome);
     } catch (error) {
       // A throw here is a bug; a JSON-RPC error would carry its raw text (maybe a host path) to the client.
