@@ -1,4 +1,4 @@
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { BUILTIN_TOOLS, createRuntime, defineTool } from '@libos/tools';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';

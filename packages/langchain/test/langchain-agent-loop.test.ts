@@ -1,4 +1,4 @@
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { createRuntime } from '@libos/tools';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';

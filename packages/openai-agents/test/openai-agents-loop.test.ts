@@ -1,4 +1,4 @@
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { createRuntime } from '@libos/tools';
 import { Agent, RunContext, Runner, Usage, setTracingDisabled, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime, selectTools } from '../src/index.js';
 
