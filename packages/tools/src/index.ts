@@ -7,6 +7,8 @@ export type { InputIssue } from './input-issues.js';
 export type { ToolSummary } from './tool-summary.js';
 export type { ToolCallArguments, ToolCallInput, ToolCallResult, ToolList, ToolName, ToolOutput } from './tool-types.js';
 export { BUILTIN_TOOLS } from './tools/index.js';
+export { selectTools } from './select-tools.js';
+export type { ToolCaller, ToolSelection } from './select-tools.js';
 export { ENCODING_NAMES, resolveEncoding } from './encodings/index.js';
 export type { TextCodec } from './encodings/index.js';
 export { defineTool } from './tool-definition.js';
