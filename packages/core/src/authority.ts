@@ -100,4 +100,6 @@ export interface Authority {
   labelOf(path: WorkspacePath): Label;
   /** The clearance of a write target (longest matching rule; default `normal`). */
   clearanceOf(path: WorkspacePath): Label;
+  /** The `max_label` of the sinks rule that decides `path`, or null when no sinks rule matches it. */
+  sinkOf(path: WorkspacePath): Label | null;
 }

@@ -1,4 +1,5 @@
 // Runs every provider-local benchmark against the built dist (run `npx tsup` in core and here first).
+import { benchEditAndSearch } from './edit-and-search.mjs';
 import { benchListLargeDirectory } from './list-large-directory.mjs';
 import { benchReadSmallFile } from './read-small-file.mjs';
 import { benchRecursiveDelete } from './recursive-delete.mjs';
@@ -9,3 +10,4 @@ await benchReadSmallFile();
 await benchSparsePrefix();
 await benchListLargeDirectory();
 await benchRecursiveDelete();
+await benchEditAndSearch();

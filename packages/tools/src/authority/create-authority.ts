@@ -24,10 +24,9 @@ export function createAuthority(options: AuthorityOptions): Authority {
   const { config, approver, approvalTimeoutMs } = options;
   const policy = config.grants === undefined ? undefined : createGrantPolicy(config.grants);
   const labelOf = createLabelLookup(config.labels, 'highest');
-  const clearanceOf = createLabelLookup(
-    config.sinks.map((sink) => ({ path: sink.path, tree: sink.tree, label: sink.max_label })),
-    'lowest',
-  );
+  const sinkRules = config.sinks.map((sink) => ({ path: sink.path, tree: sink.tree, label: sink.max_label }));
+  const clearanceOf = createLabelLookup(sinkRules, 'lowest');
+  const sinkOf = createLabelLookup(sinkRules, 'lowest', null);
 
   return {
     async authorize(request) {
@@ -39,5 +38,6 @@ export function createAuthority(options: AuthorityOptions): Authority {
     authorizeNamespace: createNamespaceCheck(config.namespaces),
     labelOf,
     clearanceOf,
+    sinkOf,
   };
 }

@@ -15,12 +15,14 @@ interface RulesAt {
 /**
  * Builds a lookup over `labels` or `sinks` rules. A rule matches its exact path, or with `tree` that
  * path and everything below. The longest matching path wins; among rules at that path `prefer`
- * picks the highest label (for labels) or the lowest (for clearances). No match: `normal`.
+ * picks the highest label (for labels) or the lowest (for clearances). No match: `fallback`
+ * (`normal` unless given).
  */
-export function createLabelLookup(
+export function createLabelLookup<Fallback extends Label | null = 'normal'>(
   rules: readonly LabelRule[],
   prefer: 'highest' | 'lowest',
-): (path: WorkspacePath) => Label {
+  fallback: Fallback = 'normal' as Fallback,
+): (path: WorkspacePath) => Label | Fallback {
   const pick = (a: Label | undefined, b: Label): Label => {
     if (a === undefined) return b;
     const higher = LABELS.indexOf(a) > LABELS.indexOf(b) ? a : b;
@@ -49,6 +51,6 @@ export function createLabelLookup(
       const rootTree = byPath.get(ROOT_PATH)?.tree;
       if (rootTree !== undefined) return rootTree;
     }
-    return 'normal';
+    return fallback;
   };
 }

@@ -1,0 +1,71 @@
+import { LibosError, labelExceeds, type ProviderCallOptions, type WorkspacePath } from '@libos/core';
+import { z } from 'zod';
+import { defineTool, type ToolContext } from '../tool-definition.js';
+import { identityField, pathField } from './tool-fields.js';
+
+/** The provider method a move needs (provider interface 1.1). */
+interface Renaming {
+  rename(from: WorkspacePath, to: WorkspacePath, options: { readonly overwrite: boolean } & ProviderCallOptions): Promise<{ readonly replaced: boolean }>;
+}
+
+/** `move_file`: renames one regular file within the workspace, atomically, never lowering its label. */
+export const moveFile = defineTool({
+  name: 'move_file',
+  title: 'Move file',
+  description:
+    'Moves (renames) one regular file to a new path in the workspace in a single atomic step, creating missing parent ' +
+    'directories of `to`. With `overwrite: false` (the default) anything already at `to` fails with already_exists, ' +
+    'decided atomically; with `overwrite: true` an existing regular file at `to` is replaced, a directory is not_a_file. ' +
+    'Needs the delete right on `from` and the write right on `to`. A file never moves to where it would carry a lower ' +
+    'label or pass a sink below its label (egress_denied). Moving a file onto itself changes nothing. Fails with ' +
+    'not_found, not_a_file, symlink_refused or hard_link_refused for links, hard-linked files and special files.',
+  inputSchema: () =>
+    z.strictObject({
+      from: pathField('The file to move.'),
+      to: pathField('Its new path.'),
+      overwrite: z.boolean().default(false).describe('Replace a regular file already at `to` (default false: already_exists).'),
+    }),
+  outputSchema: z.strictObject({
+    from: identityField,
+    to: identityField,
+    replaced: z.boolean().describe('True when a file at `to` was replaced.'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async execute(input, context) {
+    const from = context.resolvePath(input.from);
+    const to = context.resolvePath(input.to);
+    const removing = await context.authorize({ right: 'delete', path: from, target: 'file' });
+    const writing = await context.authorize({ right: 'write', path: to, target: 'file' });
+    assertNoEgress(context, from, to);
+    removing.spend();
+    writing.spend();
+    const provider = renamingProvider(context);
+    if (from === to) {
+      // Nothing moves, but the answer still says whether there is a movable file there.
+      await context.provider.readFile(from, { maxBytes: 0 });
+      return { from, to, replaced: false };
+    }
+    const { replaced } = await provider.rename(from, to, { overwrite: input.overwrite });
+    return { from, to, replaced };
+  },
+});
+
+// A label is policy about a path, so the file keeps none of its own: bytes that move take the label
+// of where they land. Refusing a move to a lower label (or past a lower sink) keeps a secret secret.
+function assertNoEgress(context: ToolContext, from: WorkspacePath, to: WorkspacePath): void {
+  const label = context.authority.labelOf(from);
+  const sink = context.authority.sinkOf(to);
+  if (!labelExceeds(label, context.authority.labelOf(to)) && (sink === null || !labelExceeds(label, sink))) return;
+  // Like every denial it names only the right and the paths, never the labels themselves.
+  throw new LibosError('egress_denied', `Moving ${JSON.stringify(from)} to ${JSON.stringify(to)} is not permitted.`, {
+    details: { right: 'write', path: to, from },
+  });
+}
+
+function renamingProvider(context: ToolContext): Renaming {
+  const provider = context.provider as Partial<Renaming>;
+  if (typeof provider.rename !== 'function') {
+    throw new LibosError('provider_failure', `The provider "${context.provider.name}" cannot rename files.`, { effect: 'none' });
+  }
+  return provider as Renaming;
+}
