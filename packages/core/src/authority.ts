@@ -21,12 +21,18 @@ export function labelExceeds(a: Label, b: Label): boolean {
 export interface ApprovalRequest {
   readonly tool: string;
   readonly right: Right;
-  readonly path: WorkspacePath;
+  /**
+   * The canonical path, escaped for display by `escapeForDisplay` (identical to the canonical path
+   * for every name without controls, format characters or backslashes).
+   */
+  readonly path: string;
   readonly arguments_sha256: string;
   readonly content_bytes: number | null;
   readonly content_sha256: string | null;
-  /** At most 256 characters, control characters escaped. */
+  /** At most 256 characters of the content, escaped for display. */
   readonly preview: string | null;
+  /** The question as one sentence for a person: tool, right, quoted escaped path, and what a write would put there. */
+  readonly message: string;
 }
 
 /** The approver's answer: `unavailable` (or no answer in time) becomes `approval_required`. */
