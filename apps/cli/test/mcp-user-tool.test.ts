@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { BUILTIN_TOOLS, createRuntime, defineTool } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

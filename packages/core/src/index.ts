@@ -32,10 +32,18 @@ export type {
   ListDirectoryOptions,
   MakeDirectoryOptions,
   PathStatus,
+  ProviderCallOptions,
   ProviderCapabilities,
   ReadFileOptions,
+  StatOptions,
   WriteFileOptions,
 } from './provider.js';
+export { PROVIDER_ERROR_DETAILS, providerErrors } from './provider-errors.js';
+export type { NotAFileKind, ProviderErrorOptions, ProviderFailureReason } from './provider-errors.js';
+export { hostErrorCode } from './host-error-code.js';
+export { createCallGate } from './call-gate.js';
+export type { CallGate } from './call-gate.js';
+export { checkSignal } from './check-signal.js';
 export { LABELS, labelExceeds } from './authority.js';
 export type {
   AccessRequest,

@@ -38,8 +38,21 @@ export interface ProviderCapabilities {
   readonly durableWrites: boolean;
 }
 
+/**
+ * What every method's options may carry. `signal`: the caller gave up on the call (an MCP
+ * cancellation, a closed client); a provider stops where it waits and fails with `provider_failure`
+ * (`details.reason: "cancelled"`), effect `none` before anything changed, else `unknown`, or it
+ * finishes as it would have. A signal already aborted when the call starts changes nothing.
+ */
+export interface ProviderCallOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** Options of `stat`. */
+export interface StatOptions extends ProviderCallOptions {}
+
 /** Options of `listDirectory`. */
-export interface ListDirectoryOptions {
+export interface ListDirectoryOptions extends ProviderCallOptions {
   /** Return at most this many entries, the smallest names in code-point order. */
   readonly limit: number;
 }
@@ -52,7 +65,7 @@ export interface DirectoryListing {
 }
 
 /** Options of `readFile`. */
-export interface ReadFileOptions {
+export interface ReadFileOptions extends ProviderCallOptions {
   /** Read at most this many bytes from byte 0. */
   readonly maxBytes: number;
 }
@@ -64,18 +77,20 @@ export interface FileRead {
 }
 
 /** Options of `writeFile`. */
-export interface WriteFileOptions {
+export interface WriteFileOptions extends ProviderCallOptions {
   /** False: fail with `already_exists` if anything exists at the path, decided by exclusive creation. */
   readonly overwrite: boolean;
   /**
    * `missing`: the file must not exist; 64 lowercase hex: the current bytes must hash (SHA-256) to it.
    * Checked on the file about to be replaced, just before the replace; `content_conflict` otherwise.
+   * When `overwrite: false` and this both refuse an existing regular file, `already_exists` wins:
+   * existence is decided first, so the answer never depends on the file's bytes.
    */
   readonly expectedSha256?: string;
 }
 
 /** Options of `makeDirectory`. */
-export interface MakeDirectoryOptions {
+export interface MakeDirectoryOptions extends ProviderCallOptions {
   /** Create missing parents too; else a missing parent is `not_found`. */
   readonly parents: boolean;
   /** An existing directory is success (`created: false`); else `already_exists`. */
@@ -83,13 +98,13 @@ export interface MakeDirectoryOptions {
 }
 
 /** Options of `deleteFile`. */
-export interface DeleteFileOptions {
+export interface DeleteFileOptions extends ProviderCallOptions {
   /** A missing file is success (`deleted: false`); else `not_found`. */
   readonly missingOk: boolean;
 }
 
 /** Options of `deleteDirectory`. */
-export interface DeleteDirectoryOptions {
+export interface DeleteDirectoryOptions extends ProviderCallOptions {
   /** Delete the whole tree bottom-up, unlinking links without following them. */
   readonly recursive: boolean;
   /** A missing directory is success (`deleted: false`); else `not_found`. */
@@ -99,9 +114,15 @@ export interface DeleteDirectoryOptions {
 /**
  * The host-effect layer under the tools: bytes and entries only, never text, bounds or authority.
  * Paths arrive canonical (core made them); a provider resolves them without ever following a link.
- * Every method throws a LibosError on failure; a host error it cannot classify is `provider_failure`.
- * Common to every method: a link as any component is `symlink_refused`, a non-directory before the
- * last component is `not_a_directory`, a missing one before the last is `not_found`.
+ * Every method throws a LibosError on failure (build them with `providerErrors`, so messages and
+ * `details` match every other provider); a host error it cannot classify is `provider_failure`.
+ * A LibosError's `effect` defaults to `none` (nothing changed, guaranteed), except for
+ * `provider_failure`, whose default is `unknown`: pass `effect: 'unknown'` for any failure after a
+ * change began (a parent made, an entry removed), and `effect: 'none'` to a `provider_failure`
+ * only when the provider knows it changed nothing.
+ * Common to every method: a link or a mount point as any component is `symlink_refused`, a
+ * non-directory before the last component is `not_a_directory`, a missing one before the last is
+ * `not_found`; an aborted `options.signal` is `provider_failure` (see `ProviderCallOptions`).
  */
 export interface FileSystemProviderV1 {
   readonly specificationVersion: 'v1';
@@ -110,7 +131,7 @@ export interface FileSystemProviderV1 {
   readonly capabilities: ProviderCapabilities;
 
   /** Observes the kind at a path; a link as the last component is reported as kind `symlink`. */
-  stat(path: WorkspacePath, options?: Record<string, never>): Promise<PathStatus>;
+  stat(path: WorkspacePath, options?: StatOptions): Promise<PathStatus>;
 
   /**
    * Lists one level in code-point order of names, keeping memory O(limit).

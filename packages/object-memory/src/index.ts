@@ -3,6 +3,17 @@ export type { CheckpointSummary, CreateObjectInput, ObjectMemory, ObjectMemoryOp
 export type { JsonValue, MemoryObject } from './memory-object.js';
 export { OID_PATTERN } from './memory-object.js';
 export type { MemoryView } from './memory-view.js';
+export type {
+  DeclareNamespaceOptions,
+  ObjectStoreCapabilities,
+  ObjectStoreCreateOptions,
+  ObjectStoreQuota,
+  ObjectStoreUsage,
+  ObjectStoreV1,
+} from './object-store.js';
+export { createMemoryObjectStore } from './memory-object-store.js';
+export { quotaExceeded } from './quota-error.js';
+export { newObjectId } from './object-id.js';
 export { OBJECT_TYPES, isObjectType } from './object-types.js';
 export type { ObjectType } from './object-types.js';
 export {

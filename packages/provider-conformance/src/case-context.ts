@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LibosError, ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { ErrorCode } from '@libos/core';
 import type { CaseContext } from './conformance-case.js';
-import type { ProviderFixtures, ProviderUnderTest } from './provider-fixtures.js';
+import type { CaseFixtures, OutsideFixtures, ProviderFixtures, ProviderUnderTest } from './provider-fixtures.js';
 
 /** The text every outside file holds; it must never come back from the provider. */
 export const OUTSIDE_MARKER = 'OUTSIDE';
@@ -70,7 +70,7 @@ export function createCaseContext(underTest: ProviderUnderTest): CaseContext {
     async snapshot(extra = []) {
       const lines: string[] = [];
       for (const path of [...new Set([...created, ...extra])].sort()) lines.push(`${path}: ${await observe(underTest.fixtures, path)}`);
-      lines.push(`outside: ${await underTest.fixtures.outside.fingerprint()}`);
+      if (underTest.fixtures.outside !== undefined) lines.push(`outside: ${await underTest.fixtures.outside.fingerprint()}`);
       return lines.join('\n');
     },
     async withinDeadline(action, milliseconds) {
@@ -92,31 +92,50 @@ function recordingFixtures(
   fixtures: ProviderFixtures,
   created: Set<string>,
   forbidTarget: (target: string) => string,
-): ProviderFixtures {
+): CaseFixtures {
   const record = (path: string): void => {
     created.add(path);
   };
+  // Cases that need a missing fixture are gated off (run-case.ts), so these throw only on a kit bug.
+  const absent = (name: string) => async (): Promise<never> => {
+    throw new Error(`The case needs the ${name} fixture, which the factory does not provide.`);
+  };
   const outside = fixtures.outside;
   const fifo = fixtures.fifo?.bind(fixtures);
-  const hardLinkFromOutside = outside.hardLinkFromOutside?.bind(outside);
+  const symlink = fixtures.symlink?.bind(fixtures);
+  const hardLink = fixtures.hardLink?.bind(fixtures);
+  const hardLinkFromOutside = outside?.hardLinkFromOutside?.bind(outside);
+  const recordedOutside: OutsideFixtures =
+    outside === undefined
+      ? {
+          fileTarget: () => {
+            throw new Error('The case needs the outside fixtures, which the factory does not provide.');
+          },
+          directoryTarget: () => {
+            throw new Error('The case needs the outside fixtures, which the factory does not provide.');
+          },
+          fingerprint: async () => '',
+        }
+      : {
+          fileTarget: (fromDirectory) => forbidTarget(outside.fileTarget(fromDirectory)),
+          directoryTarget: (fromDirectory) => forbidTarget(outside.directoryTarget(fromDirectory)),
+          ...(hardLinkFromOutside === undefined
+            ? {}
+            : { hardLinkFromOutside: async (path: string) => (record(path), hardLinkFromOutside(path)) }),
+          fingerprint: () => outside.fingerprint(),
+        };
   return {
     writeFile: async (path, content) => (record(path), fixtures.writeFile(path, content)),
     makeDirectory: async (path) => (record(path), fixtures.makeDirectory(path)),
-    symlink: async (path, target) => (record(path), fixtures.symlink(path, forbidTarget(target))),
-    hardLink: async (existingPath, newPath) => (record(existingPath), record(newPath), fixtures.hardLink(existingPath, newPath)),
+    symlink: symlink === undefined ? absent('symlink') : async (path, target) => (record(path), symlink(path, forbidTarget(target))),
+    hardLink:
+      hardLink === undefined ? absent('hardLink') : async (existingPath, newPath) => (record(existingPath), record(newPath), hardLink(existingPath, newPath)),
     ...(fifo === undefined ? {} : { fifo: async (path: string) => (record(path), fifo(path)) }),
     readFile: (path) => fixtures.readFile(path),
     kindOf: (path) => fixtures.kindOf(path),
     ...(fixtures.modes === undefined ? {} : { modes: fixtures.modes }),
     ...(fixtures.removeWorkspace === undefined ? {} : { removeWorkspace: fixtures.removeWorkspace.bind(fixtures) }),
-    outside: {
-      fileTarget: (fromDirectory) => forbidTarget(outside.fileTarget(fromDirectory)),
-      directoryTarget: (fromDirectory) => forbidTarget(outside.directoryTarget(fromDirectory)),
-      ...(hardLinkFromOutside === undefined
-        ? {}
-        : { hardLinkFromOutside: async (path: string) => (record(path), hardLinkFromOutside(path)) }),
-      fingerprint: () => outside.fingerprint(),
-    },
+    outside: recordedOutside,
   };
 }
 

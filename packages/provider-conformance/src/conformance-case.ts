@@ -1,5 +1,5 @@
 import type { ErrorCode, FileSystemProviderV1, LibosError, ProviderCapabilities, WorkspacePath } from '@libos/core';
-import type { ProviderFixtures } from './provider-fixtures.js';
+import type { CaseFixtures } from './provider-fixtures.js';
 
 /** A capability a case needs the provider to declare. */
 export type CapabilityName = Exclude<keyof ProviderCapabilities, 'durableWrites'>;
@@ -17,7 +17,7 @@ export interface CaseRequirements {
 export interface CaseContext {
   readonly provider: FileSystemProviderV1;
   /** The factory's fixtures; every path they create is remembered for `snapshot`. */
-  readonly fixtures: ProviderFixtures;
+  readonly fixtures: CaseFixtures;
   /** A canonical path from root-relative text. */
   path(text: string): WorkspacePath;
   /**

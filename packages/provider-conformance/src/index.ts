@@ -4,6 +4,7 @@ export type { CapabilityName, CaseContext, CaseRequirements, ConformanceCase, Op
 export { conformanceCases } from './conformance-cases.js';
 export { describeProvider } from './describe-provider.js';
 export type { DescribeProviderOptions } from './describe-provider.js';
-export type { FactoryContext, ProviderFactory, ProviderFixtures, ProviderUnderTest } from './provider-fixtures.js';
+export { missingFixtures } from './provider-fixtures.js';
+export type { CaseFixtures, FactoryContext, OutsideFixtures, ProviderFactory, ProviderFixtures, ProviderUnderTest } from './provider-fixtures.js';
 export { DEFAULT_CASE_TIMEOUT_MS, runCase } from './run-case.js';
 export type { CaseOutcome, RunCaseOptions } from './run-case.js';

@@ -1,5 +1,6 @@
 import { createCaseContext } from './case-context.js';
 import type { CaseRequirements, ConformanceCase } from './conformance-case.js';
+import { missingFixtures } from './provider-fixtures.js';
 import type { FactoryContext, ProviderFactory, ProviderUnderTest } from './provider-fixtures.js';
 
 /** How one case ended: failures carry what was thrown, skips say which requirement was missing. */
@@ -30,7 +31,12 @@ export async function runCase(testCase: ConformanceCase, factory: ProviderFactor
   try {
     underTest = await factory(factoryContext);
     const missing = missingRequirement(testCase.requires, underTest);
-    if (missing !== undefined) {
+    const gap = missingFixtures(underTest);
+    // A declared capability without its fixtures fails the cases that need it: skipping them would
+    // let a provider claim links while never being tested on them.
+    if (gap !== undefined && missing === undefined && (testCase.requires.capabilities ?? []).some((name) => name === 'symlinks' || name === 'hardLinks')) {
+      outcome = { status: 'failed', error: new Error(gap) };
+    } else if (missing !== undefined) {
       outcome = { status: 'skipped', reason: missing };
     } else {
       await raceDeadline(testCase.run(createCaseContext(underTest)), timeoutMs, testCase.id);
@@ -64,7 +70,7 @@ export function missingRequirement(requires: CaseRequirements, underTest: Provid
       fifo: underTest.fixtures.fifo !== undefined,
       modes: underTest.fixtures.modes !== undefined,
       removeWorkspace: underTest.fixtures.removeWorkspace !== undefined,
-      hardLinkFromOutside: underTest.fixtures.outside.hardLinkFromOutside !== undefined,
+      hardLinkFromOutside: underTest.fixtures.outside?.hardLinkFromOutside !== undefined,
     }[fixture];
     if (!present) return `the fixtures do not provide ${fixture === 'hardLinkFromOutside' ? 'outside.hardLinkFromOutside' : fixture}`;
   }

@@ -1,4 +1,5 @@
-import { DEFAULT_MEMFS_ROOT, createMemfsTestbed } from '@libos/provider-memfs';
+import { DEFAULT_MEMFS_ROOT } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import type { ProviderUnderTest } from '../src/index.js';
 
 /** The memfs volume type, taken from the testbed so this package needs no memfs dependency. */

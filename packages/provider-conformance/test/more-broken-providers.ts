@@ -59,6 +59,36 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
     passes: ['deleting directories > deletes an empty root-level directory'],
   },
   {
+    name: 'empties the whole workspace on deleteDirectory of the root',
+    factory: broken((inner, volume, at) => ({
+      deleteDirectory: async (path, options) => {
+        if (path !== '.') return inner.deleteDirectory(path, options);
+        for (const name of volume.readdirSync(at('.')) as string[]) volume.rmSync(at(name), { recursive: true });
+        return { deleted: true };
+      },
+    })),
+    fails: [
+      'errors > deleteDirectory recursive on the root -> root_refused',
+      'errors > deleteDirectory on the root -> root_refused',
+      'errors > deleteDirectory recursive missingOk on the root -> root_refused',
+    ],
+    passes: ['deleting directories > deletes an empty root-level directory'],
+  },
+  {
+    name: 'checks expectedSha256 before overwrite:false',
+    factory: broken((inner) => ({
+      writeFile: async (path, bytes, options) => {
+        if (!options.overwrite && options.expectedSha256 !== undefined) return inner.writeFile(path, bytes, { ...options, overwrite: true });
+        return inner.writeFile(path, bytes, options);
+      },
+    })),
+    fails: [
+      'errors > writeFile overwrite:false expectedSha256:missing on a file -> already_exists',
+      'errors > writeFile overwrite:false expectedSha256 of other bytes on a file -> already_exists',
+    ],
+    passes: ['errors > writeFile overwrite:false expectedSha256 of other bytes on missing -> content_conflict'],
+  },
+  {
     name: 'pre-scans a tree with bounded listings and depth',
     factory: broken((inner, volume, at) => {
       const holdsGit = async (path: WorkspacePath, depth: number): Promise<boolean> => {

@@ -49,11 +49,25 @@ describe('runCase', () => {
     expect(log).toEqual(['close', 'second cleanup', 'first cleanup']);
   });
 
+  it('fails, not skips, a case whose declared capability lacks its fixtures', async () => {
+    const noLinkFixtures: ProviderFactory = () => {
+      const { underTest } = memfsTestbed();
+      const { symlink: _symlink, hardLink: _hardLink, outside: _outside, ...fixtures } = underTest.fixtures;
+      return { ...underTest, fixtures };
+    };
+    const outcome = await runCase(symlinkCase, noLinkFixtures);
+    expect(outcome.status).toBe('failed');
+    expect(String((outcome as { error: Error }).error.message)).toBe(
+      'The fixtures lack symlink (capabilities.symlinks is declared), outside (capabilities.symlinks is declared), hardLink (capabilities.hardLinks is declared).',
+    );
+    expect(await runCase(caseFor('writing > creates a file and reports created'), noLinkFixtures)).toEqual({ status: 'passed' });
+  });
+
   it('skips a case whose optional fixture is absent, and says which', async () => {
     const withoutOptional: ProviderFactory = () => {
       const { underTest } = memfsTestbed();
       const { fifo: _fifo, modes: _modes, removeWorkspace: _remove, ...fixtures } = underTest.fixtures;
-      const { hardLinkFromOutside: _outside, ...outside } = fixtures.outside;
+      const { hardLinkFromOutside: _outside, ...outside } = fixtures.outside!;
       return { ...underTest, fixtures: { ...fixtures, outside } };
     };
     const outcomes = await Promise.all(

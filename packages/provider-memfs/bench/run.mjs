@@ -1,7 +1,7 @@
 // Measures the provider against plain memfs calls on the same volume; prints ratios, asserts nothing.
 import { performance } from 'node:perf_hooks';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 
 const path = (input) => resolveWorkspacePath(ROOT_PATH, input);
 

@@ -1,4 +1,4 @@
-import { LibosError, type FileSystemProviderV1, type ProviderCapabilities, type WorkspacePath } from '@libos/core';
+import { LibosError, checkSignal, createCallGate, type FileSystemProviderV1, type ProviderCallOptions, type ProviderCapabilities, type WorkspacePath } from '@libos/core';
 import { memfs, type IFs } from 'memfs';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
@@ -47,29 +47,28 @@ export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSys
   const fs = options.volume ?? memfs({}, '/').fs;
   if (options.seed !== undefined) seedVolume(fs, options.seed, root);
   else ensureRoot(fs, root);
-  let workspace: Workspace | null = { fs, root };
+  const workspace: Workspace = { fs, root };
+  const gate = createCallGate('memfs');
 
-  const run = async <T>(path: WorkspacePath, operation: (open: Workspace) => T): Promise<T> => {
-    if (workspace === null) {
-      throw new LibosError('provider_failure', 'The memfs provider is closed.', { effect: 'none', details: { path } });
-    }
-    return operation(workspace);
-  };
+  // Every method acts in one synchronous block and never waits, so the signal is honoured at the start.
+  const run = <T>(path: WorkspacePath, options: ProviderCallOptions | undefined, operation: (open: Workspace) => T): Promise<T> =>
+    gate.run(path, () => {
+      checkSignal(options?.signal, path);
+      return operation(workspace);
+    });
 
   return {
     specificationVersion: 'v1',
     name: 'memfs',
     capabilities: MEMFS_CAPABILITIES,
-    stat: (path) => run(path, (open) => statPath(open, path)),
-    listDirectory: (path, listOptions) => run(path, (open) => listDirectory(open, path, listOptions)),
-    readFile: (path, readOptions) => run(path, (open) => readFile(open, path, readOptions)),
-    writeFile: (path, bytes, writeOptions) => run(path, (open) => writeFile(open, path, bytes, writeOptions)),
-    makeDirectory: (path, directoryOptions) => run(path, (open) => makeDirectory(open, path, directoryOptions)),
-    deleteFile: (path, deleteOptions) => run(path, (open) => deleteFile(open, path, deleteOptions)),
-    deleteDirectory: (path, deleteOptions) => run(path, (open) => deleteDirectory(open, path, deleteOptions)),
-    close: async () => {
-      workspace = null;
-    },
+    stat: (path, statOptions) => run(path, statOptions, (open) => statPath(open, path)),
+    listDirectory: (path, listOptions) => run(path, listOptions, (open) => listDirectory(open, path, listOptions)),
+    readFile: (path, readOptions) => run(path, readOptions, (open) => readFile(open, path, readOptions)),
+    writeFile: (path, bytes, writeOptions) => run(path, writeOptions, (open) => writeFile(open, path, bytes, writeOptions)),
+    makeDirectory: (path, directoryOptions) => run(path, directoryOptions, (open) => makeDirectory(open, path, directoryOptions)),
+    deleteFile: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteFile(open, path, deleteOptions)),
+    deleteDirectory: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteDirectory(open, path, deleteOptions)),
+    close: () => gate.close(),
   };
 }
 

@@ -1,7 +1,7 @@
-import { LibosError, isGitAlias, type DeleteDirectoryOptions, type WorkspacePath } from '@libos/core';
+import { isGitAlias, providerErrors, type DeleteDirectoryOptions, type WorkspacePath } from '@libos/core';
 import type { IFs } from 'memfs';
 import { mapMemfsError } from './map-memfs-error.js';
-import { linkRefused, resolvePath, type Workspace } from './resolve-path.js';
+import { resolvePath, type Workspace } from './resolve-path.js';
 
 /** One entry of a tree about to be removed, children listed before their directory. */
 interface DoomedEntry {
@@ -16,14 +16,14 @@ interface DoomedEntry {
  */
 export function deleteDirectory(workspace: Workspace, path: WorkspacePath, options: DeleteDirectoryOptions): { deleted: boolean } {
   const resolved = resolvePath(workspace, path, { missingParents: options.missingOk });
-  if (resolved.segments.length === 0) throw new LibosError('root_refused', 'The workspace root cannot be deleted.', { details: { path } });
+  if (resolved.segments.length === 0) throw providerErrors.rootRefused(path);
   const { leaf, volumePath } = resolved;
   if (leaf === undefined) {
     if (options.missingOk) return { deleted: false };
-    throw new LibosError('not_found', `The directory '${path}' does not exist.`, { details: { path } });
+    throw providerErrors.notFound(path);
   }
-  if (leaf.isSymbolicLink()) throw linkRefused(path, path);
-  if (!leaf.isDirectory()) throw new LibosError('not_a_directory', `'${path}' is not a directory.`, { details: { path } });
+  if (leaf.isSymbolicLink()) throw providerErrors.symlinkRefused(path);
+  if (!leaf.isDirectory()) throw providerErrors.notADirectory(path);
   const fs = workspace.fs;
   if (!options.recursive) {
     let empty: boolean;
@@ -32,7 +32,7 @@ export function deleteDirectory(workspace: Workspace, path: WorkspacePath, optio
     } catch (error) {
       throw mapMemfsError(error, path, 'list');
     }
-    if (!empty) throw new LibosError('directory_not_empty', `The directory '${path}' is not empty.`, { details: { path } });
+    if (!empty) throw providerErrors.directoryNotEmpty(path);
     try {
       removeEmptyDirectory(fs, volumePath);
     } catch (error) {
@@ -78,9 +78,7 @@ function scanTree(fs: IFs, top: string, path: WorkspacePath): DoomedEntry[] {
     for (const name of fs.readdirSync(frame.volumePath) as string[]) {
       const relative = `${frame.relative}/${name}`;
       if (isGitAlias(name)) {
-        throw new LibosError('protected_path', `The tree holds '${relative}', a protected .git entry, so nothing was deleted.`, {
-          details: { path, protected: relative },
-        });
+        throw providerErrors.protectedPath(path, relative as WorkspacePath);
       }
       const volumePath = `${frame.volumePath}/${name}`;
       if (fs.lstatSync(volumePath).isDirectory()) stack.push({ volumePath, relative, expanded: false });

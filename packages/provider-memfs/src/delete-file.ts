@@ -1,4 +1,4 @@
-import { LibosError, type DeleteFileOptions, type WorkspacePath } from '@libos/core';
+import { providerErrors, type DeleteFileOptions, type WorkspacePath } from '@libos/core';
 import { mapMemfsError } from './map-memfs-error.js';
 import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js';
 
@@ -6,9 +6,9 @@ import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js
 export function deleteFile(workspace: Workspace, path: WorkspacePath, options: DeleteFileOptions): { deleted: boolean } {
   // A missing ancestor means the file is missing too, which `missingOk` accepts.
   const resolved = resolvePath(workspace, path, { missingParents: options.missingOk });
-  if (resolved.segments.length === 0) throw new LibosError('not_a_file', "'.' is the workspace root, not a regular file.", { details: { path } });
+  if (resolved.segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   if (resolved.leaf === undefined && options.missingOk) return { deleted: false };
-  checkRegularFile(path, resolved.leaf, 'delete');
+  checkRegularFile(path, resolved.leaf);
   try {
     workspace.fs.unlinkSync(resolved.volumePath);
   } catch (error) {

@@ -1,8 +1,8 @@
 import {
-  LibosError,
   SmallestItems,
   childPath,
   compareCodePoints,
+  providerErrors,
   type DirectoryEntry,
   type DirectoryListing,
   type ListDirectoryOptions,
@@ -10,7 +10,7 @@ import {
   type WorkspacePath,
 } from '@libos/core';
 import { mapMemfsError } from './map-memfs-error.js';
-import { kindOf, linkRefused, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
+import { kindOf, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
 
 /** Observes the kind at a path; a link as the last component is reported, not followed. */
 export function statPath(workspace: Workspace, path: WorkspacePath): PathStatus {
@@ -22,9 +22,9 @@ export function statPath(workspace: Workspace, path: WorkspacePath): PathStatus 
 /** Lists one level: names are read once through `opendir`, and only the kept ones are stat'ed. */
 export function listDirectory(workspace: Workspace, path: WorkspacePath, options: ListDirectoryOptions): DirectoryListing {
   const { leaf, volumePath } = resolvePath(workspace, path);
-  if (leaf === undefined) throw new LibosError('not_found', `The directory '${path}' does not exist.`, { details: { path } });
-  if (leaf.isSymbolicLink()) throw linkRefused(path, path);
-  if (!leaf.isDirectory()) throw new LibosError('not_a_directory', `'${path}' is not a directory.`, { details: { path } });
+  if (leaf === undefined) throw providerErrors.notFound(path);
+  if (leaf.isSymbolicLink()) throw providerErrors.symlinkRefused(path);
+  if (!leaf.isDirectory()) throw providerErrors.notADirectory(path);
   const kept = new SmallestItems<string>(options.limit, compareCodePoints);
   try {
     // readdirSync would build the whole (UTF-16 sorted) array; opendir streams names in insertion order.

@@ -1,6 +1,6 @@
-import { LibosError, type MakeDirectoryOptions, type WorkspacePath } from '@libos/core';
+import { providerErrors, type MakeDirectoryOptions, type WorkspacePath } from '@libos/core';
 import { mapMemfsError } from './map-memfs-error.js';
-import { linkRefused, resolvePath, volumePathOf, type Workspace } from './resolve-path.js';
+import { resolvePath, volumePathOf, type Workspace } from './resolve-path.js';
 
 // What a 022 umask gives on disk; memfs has no umask and would make 0o777.
 export const NEW_DIRECTORY_MODE = 0o755;
@@ -13,10 +13,10 @@ export function makeDirectory(workspace: Workspace, path: WorkspacePath, options
   const resolved = resolvePath(workspace, path, { missingParents: options.parents });
   const { leaf, segments } = resolved;
   if (leaf !== undefined) {
-    if (leaf.isSymbolicLink()) throw linkRefused(path, path);
-    if (!leaf.isDirectory()) throw new LibosError('not_a_directory', `'${path}' exists and is not a directory.`, { details: { path } });
+    if (leaf.isSymbolicLink()) throw providerErrors.symlinkRefused(path);
+    if (!leaf.isDirectory()) throw providerErrors.notADirectory(path);
     if (options.existOk) return { created: false };
-    throw new LibosError('already_exists', `The directory '${path}' already exists.`, { details: { path } });
+    throw providerErrors.alreadyExists(path);
   }
   const from = resolved.firstMissing === -1 ? segments.length - 1 : resolved.firstMissing;
   try {

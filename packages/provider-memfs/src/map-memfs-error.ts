@@ -1,6 +1,6 @@
-import { LibosError, type Effect, type WorkspacePath } from '@libos/core';
+import { LibosError, hostErrorCode, providerErrors, type Effect, type WorkspacePath } from '@libos/core';
 
-/** What the provider was doing when memfs failed, so the sentence can say it. */
+/** What the provider was doing when memfs failed: a failed read, list or observation changed nothing. */
 export type MemfsAction = 'read' | 'list' | 'write' | 'create' | 'delete' | 'observe';
 
 /**
@@ -9,33 +9,26 @@ export type MemfsAction = 'read' | 'list' | 'write' | 'create' | 'delete' | 'obs
  */
 export function mapMemfsError(error: unknown, path: WorkspacePath, action: MemfsAction, effect: Effect = 'none'): LibosError {
   if (LibosError.is(error)) return effect === 'unknown' && error.effect === 'none' ? error.withEffect(effect) : error;
-  const code = hostCode(error);
-  const details = { path };
+  const code = hostErrorCode(error);
+  const options = { effect };
   switch (code) {
     case 'ENOENT':
-      return new LibosError('not_found', `Nothing exists at '${path}'.`, { effect, details });
+      return providerErrors.notFound(path, undefined, options);
     case 'ENOTDIR':
-      return new LibosError('not_a_directory', `A component of '${path}' is not a directory.`, { effect, details });
+      return providerErrors.notADirectory(path, undefined, options);
     case 'EEXIST':
-      return new LibosError('already_exists', `Something already exists at '${path}'.`, { effect, details });
+      return providerErrors.alreadyExists(path, options);
     case 'EISDIR':
+    // memfs answers an unlink of a directory with EPERM, as POSIX allows.
     case 'EPERM':
-      return new LibosError('not_a_file', `'${path}' is a directory, not a regular file.`, { effect, details });
+      return providerErrors.notAFile(path, 'directory', options);
     case 'ENOTEMPTY':
-      return new LibosError('directory_not_empty', `The directory '${path}' is not empty.`, { effect, details });
+      return providerErrors.directoryNotEmpty(path, options);
     case 'ELOOP':
-      return new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { effect, details });
+      return providerErrors.symlinkRefused(path, path, options);
     default:
-      return new LibosError('provider_failure', `The memory volume failed to ${action} '${path}' (${code ?? 'unknown error'}).`, {
+      return providerErrors.failure(path, code ?? null, {
         effect: action === 'read' || action === 'list' || action === 'observe' ? effect : 'unknown',
-        details: { ...details, hostCode: code ?? null },
       });
   }
-}
-
-/** The errno-style code of a memfs error (`ENOENT`, `ERR_FS_EISDIR`, ...), if it has one. */
-export function hostCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  const code = (error as { code: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
 }

@@ -1,4 +1,4 @@
-import { LibosError, type FileRead, type ReadFileOptions, type WorkspacePath } from '@libos/core';
+import { providerErrors, type FileRead, type ReadFileOptions, type WorkspacePath } from '@libos/core';
 import type { IFs } from 'memfs';
 import { mapMemfsError } from './map-memfs-error.js';
 import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js';
@@ -6,14 +6,14 @@ import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js
 /** Reads at most `maxBytes + 1` bytes from byte 0; the extra byte only decides `truncated`. */
 export function readFile(workspace: Workspace, path: WorkspacePath, options: ReadFileOptions): FileRead {
   const { leaf, volumePath } = resolvePath(workspace, path);
-  checkRegularFile(path, leaf, 'read');
+  checkRegularFile(path, leaf);
   const { O_RDONLY, O_NOFOLLOW } = workspace.fs.constants;
   try {
     const fd = workspace.fs.openSync(volumePath, O_RDONLY | O_NOFOLLOW);
     try {
       // memfs opens a directory for reading without complaint, so the fd itself is checked too.
       const stats = workspace.fs.fstatSync(fd);
-      if (!stats.isFile()) throw new LibosError('not_a_file', `'${path}' is not a regular file.`, { details: { path } });
+      if (!stats.isFile()) throw providerErrors.notAFile(path, stats.isDirectory() ? 'directory' : 'other');
       // Sized from fstat so a small file never costs a maxBytes-sized buffer.
       const buffer = readPrefix(workspace.fs, fd, Math.min(options.maxBytes, Number(stats.size)) + 1);
       const truncated = buffer.length > options.maxBytes;

@@ -1,4 +1,4 @@
-import { LibosError, ROOT_PATH, pathSegments, type WorkspacePath } from '@libos/core';
+import { ROOT_PATH, pathSegments, providerErrors, type WorkspacePath } from '@libos/core';
 import type { IFs } from 'memfs';
 import { mapMemfsError } from './map-memfs-error.js';
 
@@ -52,8 +52,8 @@ export function resolvePath(workspace: Workspace, path: WorkspacePath, options: 
   const { fs } = workspace;
   const segments = pathSegments(path);
   const root = lstatOrUndefined(fs, workspace.root, ROOT_PATH);
-  if (root === undefined) throw new LibosError('not_found', 'The workspace root no longer exists.', { details: { path } });
-  if (!root.isDirectory()) throw new LibosError('provider_failure', 'The workspace root is no longer a directory.', { effect: 'none', details: { path } });
+  if (root === undefined) throw providerErrors.rootGone(path);
+  if (!root.isDirectory()) throw providerErrors.rootReplaced(path);
   let parentVolumePath = workspace.root;
   let current = workspace.root;
   let leaf: MemfsStats | undefined = root;
@@ -68,25 +68,12 @@ export function resolvePath(workspace: Workspace, path: WorkspacePath, options: 
       if (options.missingParents === true) {
         return { path, volumePath: volumePathOf(workspace, segments), parentVolumePath: '', leaf: undefined, firstMissing: index, segments };
       }
-      throw new LibosError('not_found', `'${prefix}' does not exist, so '${path}' cannot be reached.`, { details: { path, missing: prefix } });
+      throw providerErrors.notFound(path, prefix);
     }
-    if (leaf.isSymbolicLink() && !last) throw linkRefused(path, prefix);
-    if (!last && !leaf.isDirectory()) {
-      throw new LibosError('not_a_directory', `'${prefix}' is not a directory, so '${path}' cannot be reached.`, {
-        details: { path, component: prefix },
-      });
-    }
+    if (leaf.isSymbolicLink() && !last) throw providerErrors.symlinkRefused(path, prefix);
+    if (!last && !leaf.isDirectory()) throw providerErrors.notADirectory(path, prefix);
   }
   return { path, volumePath: current, parentVolumePath, leaf, firstMissing: -1, segments };
-}
-
-/** The error for a link met at `prefix` while resolving `path`. */
-export function linkRefused(path: WorkspacePath, prefix: string): LibosError {
-  const message =
-    prefix === path
-      ? `'${path}' is a symbolic link, which is never followed.`
-      : `'${path}' passes through the symbolic link '${prefix}', which is never followed.`;
-  return new LibosError('symlink_refused', message, { details: { path, link: prefix } });
 }
 
 /** The kind of an lstat result, in the contract's words. */
@@ -109,17 +96,10 @@ function lstatOrUndefined(fs: IFs, volumePath: string, path: WorkspacePath): Mem
  * Refuses anything but a regular file with one name at a resolved leaf: missing is `not_found`, a
  * link `symlink_refused`, a directory or kind `other` `not_a_file`, a second hard link `hard_link_refused`.
  */
-export function checkRegularFile(path: WorkspacePath, leaf: MemfsStats | undefined, purpose: 'read' | 'overwrite' | 'delete'): MemfsStats {
-  if (leaf === undefined) throw new LibosError('not_found', `The file '${path}' does not exist.`, { details: { path } });
-  if (leaf.isSymbolicLink()) throw linkRefused(path, path);
-  if (leaf.isDirectory()) throw new LibosError('not_a_file', `'${path}' is a directory, not a regular file.`, { details: { path } });
-  if (!leaf.isFile()) {
-    throw new LibosError('not_a_file', `'${path}' is a special file (FIFO, socket or device), not a regular file.`, { details: { path } });
-  }
-  if (Number(leaf.nlink) > 1) {
-    throw new LibosError('hard_link_refused', `Refusing to ${purpose} '${path}' because it has ${Number(leaf.nlink)} hard links, and another name may lie outside the workspace.`, {
-      details: { path, links: Number(leaf.nlink) },
-    });
-  }
+export function checkRegularFile(path: WorkspacePath, leaf: MemfsStats | undefined): MemfsStats {
+  if (leaf === undefined) throw providerErrors.notFound(path);
+  if (leaf.isSymbolicLink()) throw providerErrors.symlinkRefused(path);
+  if (!leaf.isFile()) throw providerErrors.notAFile(path, leaf.isDirectory() ? 'directory' : 'other');
+  if (Number(leaf.nlink) > 1) throw providerErrors.hardLinkRefused(path, Number(leaf.nlink));
   return leaf;
 }

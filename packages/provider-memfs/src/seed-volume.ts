@@ -1,6 +1,6 @@
 import * as host from 'node:fs';
 import { join } from 'node:path';
-import { LibosError } from '@libos/core';
+import { LibosError, hostErrorCode } from '@libos/core';
 import type { IFs } from 'memfs';
 
 /** Where twin links of files hard-linked from outside the seed go: on the volume, outside the root. */
@@ -96,10 +96,10 @@ function guarded<T>(relative: string, step: () => T): T {
     return step();
   } catch (error) {
     if (LibosError.is(error)) throw error;
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unknown error';
+    const code = hostErrorCode(error) ?? null;
     const shown = relative === '' ? '.' : relative;
-    throw new LibosError('provider_failure', `Seeding failed at '${shown}' (${code}); the seed directory may have changed while it was copied.`, {
-      details: { path: shown, hostCode: code },
+    throw new LibosError('provider_failure', `Seeding failed at '${shown}' (${code ?? 'unknown error'}); the seed directory may have changed while it was copied.`, {
+      details: { path: shown, host_code: code },
     });
   }
 }

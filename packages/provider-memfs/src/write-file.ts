@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { LibosError, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import { hostErrorCode, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
 import type { IFs } from 'memfs';
-import { hostCode, mapMemfsError } from './map-memfs-error.js';
+import { mapMemfsError } from './map-memfs-error.js';
 import { createMissingDirectories } from './make-directory.js';
 import { readPrefix } from './read-file.js';
-import { checkRegularFile, linkRefused, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
+import { checkRegularFile, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
 
 // New files and directories get what a 022 umask gives on disk; memfs itself has no umask.
 export const NEW_FILE_MODE = 0o644;
@@ -16,13 +16,12 @@ export const NEW_FILE_MODE = 0o644;
 export function writeFile(workspace: Workspace, path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions): { created: boolean } {
   const resolved = resolvePath(workspace, path, { missingParents: true });
   const { leaf } = resolved;
-  if (resolved.segments.length === 0) throw new LibosError('not_a_file', "'.' is the workspace root, not a regular file.", { details: { path } });
+  if (resolved.segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   if (leaf !== undefined) {
-    if (leaf.isSymbolicLink()) throw linkRefused(path, path);
-    if (!options.overwrite && leaf.isFile()) {
-      throw new LibosError('already_exists', `The file '${path}' already exists and overwrite is false.`, { details: { path } });
-    }
-    checkRegularFile(path, leaf, 'overwrite');
+    if (leaf.isSymbolicLink()) throw providerErrors.symlinkRefused(path);
+    // Existence is decided first, so `overwrite: false` wins over `expectedSha256` and the hard-link check.
+    if (!options.overwrite && leaf.isFile()) throw providerErrors.alreadyExists(path);
+    checkRegularFile(path, leaf);
   }
   checkExpectedHash(workspace.fs, path, resolved.volumePath, leaf, options.expectedSha256);
   let changed = false;
@@ -46,10 +45,10 @@ function checkExpectedHash(fs: IFs, path: WorkspacePath, volumePath: string, lea
   if (expected === undefined) return;
   if (expected === 'missing') {
     if (leaf === undefined) return;
-    throw new LibosError('content_conflict', `'${path}' exists, but the write expected it to be missing.`, { details: { path } });
+    throw providerErrors.contentConflict(path, expected);
   }
   if (leaf === undefined) {
-    throw new LibosError('content_conflict', `'${path}' does not exist, but the write expected existing content.`, { details: { path } });
+    throw providerErrors.contentConflict(path, expected, null);
   }
   let actual: string;
   try {
@@ -63,9 +62,7 @@ function checkExpectedHash(fs: IFs, path: WorkspacePath, volumePath: string, lea
     throw mapMemfsError(error, path, 'read');
   }
   if (actual !== expected) {
-    throw new LibosError('content_conflict', `The content of '${path}' no longer matches the expected SHA-256.`, {
-      details: { path, expected_sha256: expected, actual_sha256: actual },
-    });
+    throw providerErrors.contentConflict(path, expected, actual);
   }
 }
 
@@ -118,7 +115,7 @@ function createTempFile(fs: IFs, directory: string): { temp: string; fd: number 
     try {
       return { temp, fd: fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600) };
     } catch (error) {
-      if (hostCode(error) !== 'EEXIST' || attempt >= 100) throw error;
+      if (hostErrorCode(error) !== 'EEXIST' || attempt >= 100) throw error;
     }
   }
 }

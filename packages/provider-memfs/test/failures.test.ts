@@ -1,6 +1,7 @@
 import { memfs } from 'memfs';
 import { describe, expect, it } from 'vitest';
-import { createMemfsFixtures, createMemfsProvider } from '../src/index.js';
+import { createMemfsProvider } from '../src/index.js';
+import { createMemfsFixtures } from '../src/testing.js';
 import { bytesOf, failsWith, p, testbed, text } from './helpers.js';
 
 /** memfs's own count of open descriptors on one volume (it allows 10,000, then EMFILE). */

@@ -1,6 +1,6 @@
 import { LibosError, ROOT_PATH, resolveWorkspacePath, type ErrorCode, type WorkspacePath } from '@libos/core';
 import { expect } from 'vitest';
-import { createMemfsTestbed } from '../src/index.js';
+import { createMemfsTestbed } from '../src/testing.js';
 
 /** A canonical path from test input, through core's parser. */
 export function p(input: string): WorkspacePath {

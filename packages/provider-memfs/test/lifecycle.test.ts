@@ -1,7 +1,8 @@
 import { LibosError } from '@libos/core';
 import { memfs } from 'memfs';
 import { describe, expect, it } from 'vitest';
-import { MEMFS_CAPABILITIES, createMemfsFixtures, createMemfsProvider } from '../src/index.js';
+import { MEMFS_CAPABILITIES, createMemfsProvider } from '../src/index.js';
+import { createMemfsFixtures } from '../src/testing.js';
 import { bytesOf, failsWith, p, testbed, text } from './helpers.js';
 
 describe('createMemfsProvider', () => {

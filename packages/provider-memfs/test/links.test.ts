@@ -1,6 +1,6 @@
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
 import { describe, expect, it } from 'vitest';
-import type { MemfsFixtures } from '../src/index.js';
+import type { MemfsFixtures } from '../src/testing.js';
 import { bytesOf, failsWith, p, testbed } from './helpers.js';
 
 type Operation = [name: string, call: (provider: FileSystemProviderV1, path: WorkspacePath) => Promise<unknown>];
@@ -70,7 +70,7 @@ describe('links are never followed', () => {
     const { provider, fixtures } = testbed();
     await linkedWorkspace(fixtures);
     const error = await failsWith(provider.readFile(p('dir-link/secret.txt'), { maxBytes: 10 }), 'symlink_refused');
-    expect(error.message).toBe("'dir-link/secret.txt' passes through the symbolic link 'dir-link', which is never followed.");
+    expect(error.message).toBe("'dir-link/secret.txt' passes through 'dir-link', a symbolic link or a mount point, which is never followed.");
     expect(error.details).toEqual({ path: 'dir-link/secret.txt', link: 'dir-link' });
   });
 

@@ -168,6 +168,6 @@ describe('readFile', () => {
     volume.chmodSync('/workspace/sealed', 0o000);
     const error = await failsWith(provider.readFile(p('sealed'), { maxBytes: 5 }), 'provider_failure');
     expect(error.effect).toBe('none');
-    expect(error.message).toBe("The memory volume failed to read 'sealed' (EACCES).");
+    expect(error.message).toBe("The host refused access to 'sealed'.");
   });
 });

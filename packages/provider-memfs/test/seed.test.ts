@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memfs } from 'memfs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SEED_LINKS_AREA, createMemfsFixtures, createMemfsProvider } from '../src/index.js';
+import { SEED_LINKS_AREA, createMemfsProvider } from '../src/index.js';
+import { createMemfsFixtures } from '../src/testing.js';
 import { bytesOf, failsWith, p, text } from './helpers.js';
 
 const cleanups: string[] = [];

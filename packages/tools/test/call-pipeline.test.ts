@@ -1,5 +1,5 @@
 import { LibosError, type FileSystemProviderV1 } from '@libos/core';
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 import { createTestbed } from './support/harness.js';

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, FileSystemProviderV1 } from '@libos/core';
 import { createObjectMemory } from '@libos/object-memory';
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 import type { ApprovalRequest, FileSystemProviderV1 } from '@libos/core';
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 import { checkedCall, createTestbed } from './support/harness.js';

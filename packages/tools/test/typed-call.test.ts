@@ -1,4 +1,4 @@
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { BUILTIN_TOOLS, createRuntime, type ToolCallInput } from '../src/index.js';
 import { countLines } from './support/count-lines-tool.js';

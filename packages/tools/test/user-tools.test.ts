@@ -1,5 +1,5 @@
 import { LibosError } from '@libos/core';
-import { createMemfsTestbed } from '@libos/provider-memfs';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BUILTIN_TOOLS, createRuntime, defineTool, type ToolDefinition } from '../src/index.js';

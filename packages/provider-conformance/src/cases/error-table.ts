@@ -13,7 +13,7 @@ export type ErrorRow = readonly [operation: OperationName, precondition: BasicPr
 /**
  * Failures of states without links. Where the wrong kind and another rule both refuse, the kind wins;
  * where an option decides by existence (`overwrite: false`, `expectedSha256`), its own code is accepted
- * beside the hard-link refusal.
+ * beside the hard-link refusal; where `overwrite: false` and `expectedSha256` both refuse, `already_exists` wins.
  */
 export const errorRows: readonly ErrorRow[] = [
   ['stat', 'a missing parent', 'not_found'],
@@ -64,6 +64,10 @@ export const errorRows: readonly ErrorRow[] = [
   ['writeFile expectedSha256 of the old bytes', 'a hard-linked file', 'hard_link_refused'],
   ['writeFile expectedSha256 of other bytes', 'a file', 'content_conflict'],
   ['writeFile expectedSha256 of other bytes', 'a hard-linked file', ['content_conflict', 'hard_link_refused']],
+  // Both options refuse an existing file: existence is decided first, so overwrite:false wins.
+  ['writeFile overwrite:false expectedSha256:missing', 'a file', 'already_exists'],
+  ['writeFile overwrite:false expectedSha256 of other bytes', 'a file', 'already_exists'],
+  ['writeFile overwrite:false expectedSha256 of other bytes', 'missing', 'content_conflict'],
   ['makeDirectory', 'a file', 'not_a_directory'],
   ['makeDirectory', 'a path through a file', 'not_a_directory'],
   ['makeDirectory', 'a path through a nested file', 'not_a_directory'],
@@ -96,6 +100,10 @@ export const errorRows: readonly ErrorRow[] = [
   ['deleteDirectory', 'a path through a file', 'not_a_directory'],
   ['deleteDirectory', 'a fifo', 'not_a_directory'],
   ['deleteDirectory', 'a hard-linked file', 'not_a_directory'],
+  // The runtime refuses the root before any provider call; a provider holds the line too.
+  ['deleteDirectory', 'the root', 'root_refused'],
+  ['deleteDirectory recursive', 'the root', 'root_refused'],
+  ['deleteDirectory recursive missingOk', 'the root', 'root_refused'],
   ['deleteDirectory recursive', 'missing', 'not_found'],
   ['deleteDirectory recursive', 'a file', 'not_a_directory'],
   ['deleteDirectory recursive', 'a fifo', 'not_a_directory'],

@@ -19,6 +19,10 @@ export const operations = {
     provider.writeFile(path, newBytes, { overwrite: true, expectedSha256: sha256Hex(OLD_CONTENT) }),
   'writeFile expectedSha256 of other bytes': (provider, path) =>
     provider.writeFile(path, newBytes, { overwrite: true, expectedSha256: sha256Hex('other') }),
+  'writeFile overwrite:false expectedSha256:missing': (provider, path) =>
+    provider.writeFile(path, newBytes, { overwrite: false, expectedSha256: 'missing' }),
+  'writeFile overwrite:false expectedSha256 of other bytes': (provider, path) =>
+    provider.writeFile(path, newBytes, { overwrite: false, expectedSha256: sha256Hex('other') }),
   makeDirectory: (provider, path) => provider.makeDirectory(path, { parents: true, existOk: true }),
   'makeDirectory existOk:false': (provider, path) => provider.makeDirectory(path, { parents: true, existOk: false }),
   'makeDirectory parents:false': (provider, path) => provider.makeDirectory(path, { parents: false, existOk: true }),

@@ -1,5 +1,5 @@
 import type { CaseRequirements } from '../conformance-case.js';
-import type { ProviderFixtures } from '../provider-fixtures.js';
+import type { CaseFixtures } from '../provider-fixtures.js';
 import { OLD_CONTENT } from './operations.js';
 
 /** A state the fixtures build before an operation, and the path the operation then targets. */
@@ -7,7 +7,7 @@ export interface Precondition {
   /** The group its rows report under, so gating and ids follow the feature under test. */
   readonly group: string;
   readonly requires: CaseRequirements;
-  setup(fixtures: ProviderFixtures): Promise<string>;
+  setup(fixtures: CaseFixtures): Promise<string>;
 }
 
 const plain = (setup: Precondition['setup']): Precondition => ({ group: 'errors', requires: {}, setup });
@@ -22,7 +22,7 @@ const special = (setup: Precondition['setup']): Precondition => ({
   setup,
 });
 
-function fifo(fixtures: ProviderFixtures, path: string): Promise<void> {
+function fifo(fixtures: CaseFixtures, path: string): Promise<void> {
   if (fixtures.fifo === undefined) throw new Error('The case requires the fifo fixture.');
   return fixtures.fifo(path);
 }

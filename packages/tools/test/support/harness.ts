@@ -1,5 +1,6 @@
 import { ERROR_CODES, type CallResult, type ToolFailure } from '@libos/core';
-import { DEFAULT_MEMFS_ROOT, createMemfsTestbed, type MemfsFixtures } from '@libos/provider-memfs';
+import { DEFAULT_MEMFS_ROOT } from '@libos/provider-memfs';
+import { createMemfsTestbed, type MemfsFixtures } from '@libos/provider-memfs/testing';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
 import { BUILTIN_TOOLS, createRuntime, type Runtime, type RuntimeOptions, type RuntimeProcess } from '../../src/index.js';

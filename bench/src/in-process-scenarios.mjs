@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createLocalProvider } from '@libos/provider-local';
+import { createRuntime } from '@libos/tools';
+import { alternate } from './alternate.mjs';
+import { buildFiles } from './build-files.mjs';
+import { SMALL_BYTES } from './make-fixtures.mjs';
+import { plainNodeWrite } from './plain-node-write.mjs';
+
+const run = promisify(execFile);
+
+async function openRuntime(root) {
+  const runtime = await createRuntime({ provider: createLocalProvider({ root }) });
+  const agent = runtime.spawn();
+  const call = async (name, args) => {
+    const outcome = await agent.call(name, args);
+    if (!outcome.ok) throw new Error(`${name} failed: ${outcome.error.code} ${outcome.error.message}`);
+    return outcome.result;
+  };
+  return { call, close: () => runtime.close() };
+}
+
+/** write_text_file through the tools runtime on provider-local, against plain Node with and without durability. */
+export async function benchInProcessWrite(root, scale) {
+  const runtime = await openRuntime(root);
+  const content = 'v'.repeat(SMALL_BYTES - 1) + '\n';
+  const bytes = Buffer.from(content);
+  try {
+    const times = await alternate(
+      {
+        ours: () => runtime.call('write_text_file', { path: 'in-process-ours.txt', content }),
+        durable: () => plainNodeWrite(join(root, 'in-process-durable.txt'), bytes, true),
+        plain: () => plainNodeWrite(join(root, 'in-process-plain.txt'), bytes, false),
+      },
+      { rounds: 10, calls: 5 * scale, warmup: 10 },
+    );
+    return [
+      { id: 'write-100-durable-floor', label: `write ${SMALL_BYTES} B in process vs plain Node, same durability`, unit: 'ms', ours: times.ours, theirs: times.durable, target: 1.15 },
+      { id: 'write-100-plain-floor', label: `write ${SMALL_BYTES} B in process vs plain Node without fsync`, unit: 'ms', ours: times.ours, theirs: times.plain, target: null },
+    ];
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** delete_directory recursive through the tools runtime, against spawning `rm -rf`, on fresh trees. */
+export async function benchDelete(root, files, rounds) {
+  const runtime = await openRuntime(root);
+  const tree = (name) => join(root, `tree-${name}`);
+  try {
+    const times = await alternate(
+      {
+        ours: () => runtime.call('delete_directory', { path: 'tree-ours', recursive: true }),
+        theirs: () => run('rm', ['-rf', tree('theirs')]),
+      },
+      { rounds, prepare: (name) => buildFiles('tree', tree(name), files) },
+    );
+    return [{ id: `delete-${files / 1000}k`, label: `recursive delete of ${files.toLocaleString('en')} files, in process, vs rm -rf`, unit: 'ms', ...times, target: 1.2 }];
+  } finally {
+    for (const name of ['ours', 'theirs']) rmSync(tree(name), { recursive: true, force: true });
+    await runtime.close();
+  }
+}

@@ -1,0 +1,167 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { alternate } from './alternate.mjs';
+import { connectServer } from './connect-server.mjs';
+import { HEAD_BYTES, LINE_BYTES, LIST_WITH_SIZES, SMALL_BYTES } from './make-fixtures.mjs';
+import { median } from './median.mjs';
+import { peakRss } from './peak-rss.mjs';
+
+const MB = 1024 * 1024;
+const textOf = (result) => result.content?.[0]?.text ?? '';
+
+/** Fails the run when a call that should succeed did not, so that no failure is timed as a success. */
+async function expectOk(label, reply) {
+  const result = await reply;
+  if (result.isError) throw new Error(`${label} failed: ${textOf(result).slice(0, 300)}`);
+  return result;
+}
+
+/** Spawn + initialize of each server, alternating; also each one's peak RSS right after start. */
+export async function benchStart(root, rounds) {
+  const rss = { ours: [], theirs: [] };
+  const startOf = (kind) => async () => {
+    const started = performance.now();
+    const server = await connectServer(kind, root);
+    const elapsed = performance.now() - started;
+    rss[kind].push(peakRss(server.pid));
+    await server.close();
+    return elapsed;
+  };
+  const times = await alternate({ ours: startOf('ours'), theirs: startOf('theirs') }, { rounds, warmup: 1 });
+  return [
+    { id: 'start', label: 'start + initialize', unit: 'ms', ...times, target: 0.8 },
+    { id: 'rss-idle', label: 'peak RSS after start', unit: 'MB', ours: median(rss.ours) / MB, theirs: median(rss.theirs) / MB },
+  ];
+}
+
+/** Per-call latencies with both servers (and the stub floor) connected for the whole scenario. */
+export async function benchCalls(root, scale) {
+  const ours = await connectServer('ours', root);
+  const theirs = await connectServer('theirs', root);
+  const content = 'w'.repeat(SMALL_BYTES - 1) + '\n';
+  const rows = [];
+  try {
+    const read = await alternate(
+      {
+        ours: () => expectOk('ours read', ours.call('read_text_file', { path: 'small.txt' })),
+        theirs: () => expectOk('theirs read', theirs.call('read_text_file', { path: join(root, 'small.txt') })),
+      },
+      { rounds: 10, calls: 10 * scale, warmup: 20 },
+    );
+    rows.push({ id: 'read-100', label: `read ${SMALL_BYTES} B (per call)`, unit: 'ms', ...read, target: 0.8 });
+
+    const write = await alternate(
+      {
+        ours: () => expectOk('ours write', ours.call('write_text_file', { path: 'write-ours.txt', content })),
+        theirs: () => expectOk('theirs write', theirs.call('write_file', { path: join(root, 'write-theirs.txt'), content })),
+      },
+      { rounds: 10, calls: 5 * scale, warmup: 10 },
+    );
+    rows.push({ id: 'write-100', label: `write ${SMALL_BYTES} B (per call; ours durable, theirs not)`, unit: 'ms', ...write, target: null });
+
+    const listOurs = () => expectOk('ours list', ours.call('read_directory', { path: 'sizes', limit: LIST_WITH_SIZES }));
+    const listTheirs = () => expectOk('theirs list', theirs.call('list_directory_with_sizes', { path: join(root, 'sizes') }));
+    const ourReply = await listOurs();
+    const theirReply = await listTheirs();
+    if (ourReply.structuredContent.count !== LIST_WITH_SIZES) throw new Error(`ours listed ${ourReply.structuredContent.count} entries`);
+    const replyFile = join(root, 'stub-reply.json');
+    writeFileSync(replyFile, JSON.stringify({ content: ourReply.content, structuredContent: ourReply.structuredContent }));
+    const stub = await connectServer('stub', replyFile);
+    try {
+      const list = await alternate(
+        { ours: listOurs, theirs: listTheirs, stub: () => expectOk('stub list', stub.call('read_directory', {})) },
+        { rounds: 4, calls: 2 * scale, warmup: 1 },
+      );
+      rows.push({
+        id: 'list-10k-sizes',
+        label: `list ${LIST_WITH_SIZES.toLocaleString('en')} files with sizes`,
+        unit: 'ms',
+        ours: list.ours,
+        theirs: list.theirs,
+        target: 0.35,
+        extra: { reply_chars_ours: textOf(ourReply).length, reply_chars_theirs: textOf(theirReply).length },
+      });
+      rows.push({ id: 'list-10k-stub', label: 'same listing, stub answering our precomputed reply', unit: 'ms', ours: list.stub, theirs: list.theirs, target: null });
+    } finally {
+      await stub.close();
+    }
+
+    const large = await alternate(
+      {
+        ours: () => expectOk('ours list large', ours.call('read_directory', { path: 'large', limit: 1000 })),
+        theirs: () => expectOk('theirs list large', theirs.call('list_directory', { path: join(root, 'large') })),
+      },
+      { rounds: 4, calls: 2 * scale, warmup: 1 },
+    );
+    rows.push({ id: 'list-100k', label: 'list 100,000 files (ours limit 1000, theirs whole)', unit: 'ms', ...large, target: 0.8 });
+
+    const head = await alternate(
+      {
+        ours: () => expectOk('ours head', ours.call('read_text_file', { path: 'lines.txt', max_bytes: HEAD_BYTES })),
+        theirs: () => expectOk('theirs head', theirs.call('read_text_file', { path: join(root, 'lines.txt'), head: HEAD_BYTES / LINE_BYTES })),
+      },
+      { rounds: 4, calls: 5 * scale, warmup: 2 },
+    );
+    rows.push({ id: 'head-64k', label: '64 KiB of a 200 MB file (theirs head)', unit: 'ms', ...head, target: 1 });
+  } finally {
+    await ours.close();
+    await theirs.close();
+  }
+  return rows;
+}
+
+/**
+ * Peak RSS (VmHWM) of a fresh server of each kind after one operation, alternating, median of
+ * `rounds`; the time of that operation comes along. The reference server may fail the 1 GiB read
+ * (a string that long cannot exist in V8): that is measured as it happens, and its answer reported.
+ */
+export async function benchPeakRss(root, rounds) {
+  const scenarios = [
+    {
+      id: 'list-10k-sizes',
+      label: `peak RSS, ${LIST_WITH_SIZES.toLocaleString('en')}-file listing`,
+      target: 0.7,
+      ours: (server) => expectOk('ours list', server.call('read_directory', { path: 'sizes', limit: LIST_WITH_SIZES })),
+      theirs: (server) => expectOk('theirs list', server.call('list_directory_with_sizes', { path: join(root, 'sizes') })),
+    },
+    {
+      id: 'read-1gib',
+      label: 'default read of a 1 GiB sparse file',
+      target: 0.5,
+      ours: (server) => expectOk('ours read 1 GiB', server.call('read_text_file', { path: 'sparse.bin' })),
+      theirs: (server) => server.call('read_text_file', { path: join(root, 'sparse.bin') }),
+    },
+  ];
+  const rows = [];
+  for (const scenario of scenarios) {
+    const rss = { ours: [], theirs: [] };
+    const answers = {};
+    const runOf = (kind) => async () => {
+      const server = await connectServer(kind, root);
+      try {
+        const started = performance.now();
+        const result = await scenario[kind](server);
+        const elapsed = performance.now() - started;
+        rss[kind].push(peakRss(server.pid));
+        answers[kind] = result.isError ? `failed: ${textOf(result).slice(0, 120)}` : `ok, ${textOf(result).length} characters`;
+        return elapsed;
+      } finally {
+        await server.close();
+      }
+    };
+    const times = await alternate({ ours: runOf('ours'), theirs: runOf('theirs') }, { rounds });
+    if (scenario.id === 'read-1gib') {
+      rows.push({ id: 'read-1gib-time', label: `${scenario.label} (time, fresh server)`, unit: 'ms', ...times, target: 1, extra: answers });
+    }
+    rows.push({
+      id: `rss-${scenario.id}`,
+      label: scenario.id === 'read-1gib' ? `peak RSS, ${scenario.label}` : scenario.label,
+      unit: 'MB',
+      ours: median(rss.ours) / MB,
+      theirs: median(rss.theirs) / MB,
+      target: scenario.target,
+    });
+  }
+  return rows;
+}
