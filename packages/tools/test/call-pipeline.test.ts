@@ -282,7 +282,7 @@ describe('result bound and host failures', () => {
   it('always carries details, {} when the tool gave none, as MCP failures do', async () => {
     const process = (await createRuntime({ provider: createMemfsTestbed().provider })).spawn();
     for (const args of [[1], 'x', null]) {
-      expect(await process.call('read_directory', args)).toEqual({
+      expect(await process.call('read_directory' as string, args)).toEqual({
         ok: false,
         error: { code: 'invalid_arguments', message: expect.any(String), effect: 'none', details: {} },
       });
