@@ -53,7 +53,7 @@ function whenSent(response: ServerResponse): Promise<void> {
 export class HttpSession {
   readonly process: ToolProcess;
   lastActivity = Date.now();
-  /** HTTP requests of this session not yet answered (a GET stream counts while open). */
+  /** POST requests of this session not yet answered (an open GET stream waits for nothing). */
   openRequests = 0;
   readonly #transport: StreamableHTTPServerTransport;
   readonly #pending = new Map<string, ServerResponse>();
@@ -117,7 +117,8 @@ export class HttpSession {
    * memory; responses and notifications pass, since the channel may be waiting for exactly them.
    */
   async handle(request: IncomingMessage, response: ServerResponse, body?: unknown): Promise<void> {
-    this.openRequests += 1;
+    const counted = request.method === 'POST';
+    if (counted) this.openRequests += 1;
     this.lastActivity = Date.now();
     try {
       if (isRequest(body)) {
@@ -130,7 +131,7 @@ export class HttpSession {
       }
       await currentSession.run(this, () => this.#transport.handleRequest(request, response, body));
     } finally {
-      this.openRequests -= 1;
+      if (counted) this.openRequests -= 1;
       this.lastActivity = Date.now();
     }
   }
