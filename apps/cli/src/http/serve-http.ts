@@ -88,6 +88,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
     }
     if (draining && isNewRequest(body)) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', (body as { id: unknown }).id));
     if (session !== undefined) return session.handle(request, response, body);
+    if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
     if (!isInitialize(body)) {
       return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.'));
     }
@@ -164,10 +165,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
       if (draining) return;
       draining = true;
       clearInterval(sweep);
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // Still listening while draining: the answer to an approval a taken call waits on may come
+      // on a new connection. New sessions and new requests get 503 meanwhile.
       await Promise.all([...sessions.values()].map((session) => session.drained()));
       await Promise.all([...sessions.values()].map((session) => session.close()));
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
     },

@@ -43,7 +43,7 @@ export function startServe(args: readonly string[], env: NodeJS.ProcessEnv = {})
 }
 
 /** How the test client answers an elicitation: a fixed answer, or a function that decides. */
-export type Answerer = 'accept' | 'decline' | ((request: ElicitRequest['params']) => Promise<ElicitResult>);
+export type Answerer = 'accept' | 'decline' | ((request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>);
 
 /** An SDK client over Streamable HTTP, with an optional bearer token and elicitation answers. */
 export async function connectHttp(url: URL, options: { token?: string; answer?: Answerer } = {}) {
@@ -53,9 +53,9 @@ export async function connectHttp(url: URL, options: { token?: string; answer?: 
   const elicitations: ElicitRequest['params'][] = [];
   const answer = options.answer;
   if (answer !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       elicitations.push(request.params);
-      if (typeof answer === 'function') return answer(request.params);
+      if (typeof answer === 'function') return answer(request.params, extra.signal);
       return answer === 'accept' ? { action: 'accept', content: {} } : { action: 'decline' };
     });
   }
