@@ -4,9 +4,11 @@ import { OBJECT_COLUMNS, objectFromRow, type ObjectRow } from './object-rows.js'
 import { utf8Bytes, utf8Text } from './utf8.js';
 
 // Every query is a named prepared statement (parsed once per connection); names carry the schema,
-// so two stores on one pool never share a statement name with different text. "Live" means a
-// declared namespace, or a process namespace whose lease has not expired (judged by the database's
-// clock, so hosts whose clocks disagree still agree on what expired).
+// so two stores on one pool never share a statement name with different text. A name is found by
+// its SHA-256 (what the unique indexes hold) and then compared byte for byte. "Live" means a
+// declared namespace, or a process namespace whose lease has not expired, judged by the database's
+// clock so that hosts whose clocks disagree still agree on what expired.
+const NAMED = (column: string, parameter: string) => `sha256(${column}) = sha256(${parameter}) AND ${column} = ${parameter}`;
 const LIVE = '(n.lease_expires_at IS NULL OR n.lease_expires_at >= now())';
 
 /** Declares a namespace; with `leaseMs`, a process namespace whose lease starts or renews. */
@@ -22,7 +24,7 @@ export async function declareNamespace(pool: Pool, schema: string, namespace: st
 export async function namespaceExists(pool: Pool, schema: string, namespace: string): Promise<boolean> {
   const { rowCount } = await pool.query({
     name: `${schema}.namespace_exists`,
-    text: `SELECT 1 FROM ${schema}.namespaces n WHERE n.name = $1 AND ${LIVE}`,
+    text: `SELECT 1 FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} AND ${LIVE}`,
     values: [utf8Bytes(namespace)],
   });
   return rowCount === 1;
@@ -39,15 +41,15 @@ export async function selectNamespaces(pool: Pool, schema: string): Promise<stri
 
 /**
  * Removes a namespace; the cascade removes its Objects and the usage triggers give back their
- * share of the quotas. Returns how many live Objects went (0 when the namespace was not live).
+ * share of the quotas. Returns how many Objects of a live namespace went (0 when it was not live).
  */
 export async function deleteNamespace(pool: Pool, schema: string, namespace: string): Promise<number> {
   // The count reads the snapshot from before the delete; the delete's row lock waits for any
   // creator still inserting into the namespace, so what it counts is what the cascade removes.
   const { rows } = await pool.query<{ dropped: string }>({
     name: `${schema}.delete_namespace`,
-    text: `WITH gone AS (DELETE FROM ${schema}.namespaces n WHERE n.name = $1 RETURNING n.name, ${LIVE} AS live)
-           SELECT count(o.oid) AS dropped FROM gone LEFT JOIN ${schema}.objects o ON o.namespace = gone.name WHERE gone.live`,
+    text: `WITH gone AS (DELETE FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} RETURNING n.id, ${LIVE} AS live)
+           SELECT count(o.oid) AS dropped FROM gone LEFT JOIN ${schema}.objects o ON o.namespace_id = gone.id WHERE gone.live`,
     values: [utf8Bytes(namespace)],
   });
   return Number(rows[0]?.dropped ?? 0);
@@ -60,9 +62,10 @@ export async function deleteNamespace(pool: Pool, schema: string, namespace: str
 export async function renewLeases(pool: Pool, schema: string, namespaces: readonly string[], leaseMs: number): Promise<void> {
   await pool.query({
     name: `${schema}.renew_leases`,
-    text: `WITH swept AS (DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now() RETURNING name)
+    text: `WITH swept AS (DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now() RETURNING id)
            UPDATE ${schema}.namespaces SET lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
-             WHERE name = ANY($1::bytea[]) AND lease_expires_at >= now()`,
+             WHERE sha256(name) IN (SELECT sha256(wanted) FROM unnest($1::bytea[]) AS wanted)
+               AND name = ANY($1::bytea[]) AND lease_expires_at >= now()`,
     values: [namespaces.map(utf8Bytes), leaseMs],
   });
 }
@@ -105,12 +108,13 @@ export async function insertObject(
   return rows[0]!.outcome;
 }
 
+const FROM_LIVE = (schema: string) => `${schema}.objects o JOIN ${schema}.namespaces n ON n.id = o.namespace_id`;
+
 /** The live Object of that name in a live namespace. */
 export async function selectObject(pool: Pool, schema: string, namespace: string, name: string): Promise<MemoryObject | undefined> {
   const { rows } = await pool.query<ObjectRow>({
     name: `${schema}.select_object`,
-    text: `SELECT ${OBJECT_COLUMNS} FROM ${schema}.objects o JOIN ${schema}.namespaces n ON n.name = o.namespace
-           WHERE o.namespace = $1 AND o.name = $2 AND ${LIVE}`,
+    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${NAMED('o.name', '$2')} AND ${LIVE}`,
     values: [utf8Bytes(namespace), utf8Bytes(name)],
   });
   return rows[0] === undefined ? undefined : objectFromRow(rows[0]);
@@ -120,8 +124,7 @@ export async function selectObject(pool: Pool, schema: string, namespace: string
 export async function selectObjectByOid(pool: Pool, schema: string, oid: string): Promise<MemoryObject | undefined> {
   const { rows } = await pool.query<ObjectRow>({
     name: `${schema}.select_object_by_oid`,
-    text: `SELECT ${OBJECT_COLUMNS} FROM ${schema}.objects o JOIN ${schema}.namespaces n ON n.name = o.namespace
-           WHERE o.oid = $1 AND ${LIVE}`,
+    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE o.oid = $1 AND ${LIVE}`,
     values: [oid],
   });
   return rows[0] === undefined ? undefined : objectFromRow(rows[0]);
@@ -131,8 +134,7 @@ export async function selectObjectByOid(pool: Pool, schema: string, oid: string)
 export async function selectNames(pool: Pool, schema: string, namespace: string): Promise<string[]> {
   const { rows } = await pool.query<{ name: Buffer }>({
     name: `${schema}.select_names`,
-    text: `SELECT o.name FROM ${schema}.objects o JOIN ${schema}.namespaces n ON n.name = o.namespace
-           WHERE o.namespace = $1 AND ${LIVE} ORDER BY o.seq`,
+    text: `SELECT o.name FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${LIVE} ORDER BY o.seq`,
     values: [utf8Bytes(namespace)],
   });
   return rows.map((row) => utf8Text(row.name));

@@ -3,7 +3,7 @@ import { OID_PATTERN, freezeJsonCopy, isObjectType, type MemoryObject } from '@l
 import { utf8Text } from './utf8.js';
 
 /** The columns every Object query selects, in the shape `objectFromRow` reads. */
-export const OBJECT_COLUMNS = 'o.oid, o.namespace, o.name, o.type, o.label, o.payload, o.created_at, o.created_by';
+export const OBJECT_COLUMNS = 'o.oid, n.name AS namespace, o.name, o.type, o.label, o.payload, o.created_at, o.created_by';
 
 /** One row of those columns as node-postgres returns it (bytea as Buffer). */
 export interface ObjectRow {

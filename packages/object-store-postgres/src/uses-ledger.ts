@@ -10,7 +10,7 @@ export async function spendUses(pool: Pool, schema: string, key: string, amount:
   const { rowCount } = await pool.query({
     name: `${schema}.spend_uses`,
     text: `INSERT INTO ${schema}.uses AS u (key, spent) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
-           ON CONFLICT (key) DO UPDATE SET spent = u.spent + EXCLUDED.spent WHERE u.spent + EXCLUDED.spent <= $3::bigint
+           ON CONFLICT ((sha256(key))) DO UPDATE SET spent = u.spent + EXCLUDED.spent WHERE u.spent + EXCLUDED.spent <= $3::bigint
            RETURNING spent`,
     values: [utf8Bytes(key), amount, limit],
   });
@@ -21,7 +21,7 @@ export async function spendUses(pool: Pool, schema: string, key: string, amount:
 export async function refundUses(pool: Pool, schema: string, key: string, amount: number): Promise<void> {
   await pool.query({
     name: `${schema}.refund_uses`,
-    text: `UPDATE ${schema}.uses SET spent = greatest(0, spent - $2::bigint) WHERE key = $1`,
+    text: `UPDATE ${schema}.uses SET spent = greatest(0, spent - $2::bigint) WHERE sha256(key) = sha256($1) AND key = $1`,
     values: [utf8Bytes(key), amount],
   });
 }
@@ -30,7 +30,7 @@ export async function refundUses(pool: Pool, schema: string, key: string, amount
 export async function spentUses(pool: Pool, schema: string, key: string): Promise<number> {
   const { rows } = await pool.query<{ spent: string }>({
     name: `${schema}.spent_uses`,
-    text: `SELECT spent FROM ${schema}.uses WHERE key = $1`,
+    text: `SELECT spent FROM ${schema}.uses WHERE sha256(key) = sha256($1) AND key = $1`,
     values: [utf8Bytes(key)],
   });
   return rows[0] === undefined ? 0 : Number(rows[0].spent);

@@ -65,3 +65,23 @@ describePostgres('every text survives the round trip exactly', () => {
     expect((await store.get('shared', 'lone'))?.payload).toEqual(payload);
   });
 });
+
+describePostgres('names far longer than a btree entry', () => {
+  it('a 100,000-character namespace and Object name, and a 1024-unit ledger key, are kept and unique', async () => {
+    const store = await testStore(freshSchema());
+    const namespace = `shared/${'é'.repeat(100_000)}`;
+    const name = '名'.repeat(100_000);
+    await store.declareNamespace(namespace);
+    const [object, options] = objectFor(namespace, name, 'long');
+    await store.create(object, options);
+    expect(await store.get(namespace, name)).toEqual(object);
+    expect(await store.get(namespace, `${name}x`)).toBeUndefined();
+    await expect(store.create(...objectFor(namespace, name, 'again'))).rejects.toMatchObject({ code: 'name_taken' });
+    expect(await store.listNamespaces()).toEqual([namespace]);
+    const key = '€'.repeat(1024);
+    expect(await store.spendUses(key, 2, 2)).toBe(true);
+    expect(await store.spendUses(key, 1, 2)).toBe(false);
+    expect(await store.spentUses(key)).toBe(2);
+    expect(await store.dropNamespace(namespace)).toBe(1);
+  });
+});
