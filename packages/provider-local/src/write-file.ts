@@ -107,7 +107,7 @@ async function publish(
     try {
       stepped(context, directory.path, 'effect');
       if (options.expectedSha256 !== undefined) await checkExpected(context, directory, path, options.expectedSha256);
-      else if (current !== null) requireUnchanged(target, current, path);
+      else if (current !== null) requireReplaceable(target, path);
       staged.replace(target, path);
     } finally {
       await lock.release();
@@ -132,6 +132,22 @@ async function checkExpected(context: OperationContext, directory: HeldDirectory
     requireUnchanged(context.paths.named(directory.fd, baseName(path)), now, path);
   } finally {
     closeSync(now.fd);
+  }
+}
+
+// A plain overwrite of an existing file replaces whatever single-named file another writer put there
+// meanwhile (the lock orders libOS writers), or a name since removed; a directory, link or special
+// file that took the file's place is not the caller's to replace. (Over a name that held nothing,
+// rename itself decides: a link is replaced as a name, a directory refuses it.)
+function requireReplaceable(target: string, path: WorkspacePath): void {
+  let now: Stats;
+  try {
+    now = lstatSync(target);
+  } catch {
+    return;
+  }
+  if (!now.isFile() || now.nlink > 1) {
+    throw new LibosError('changed_during_operation', `'${path}' was replaced while it was being written.`, { details: { path } });
   }
 }
 
