@@ -59,6 +59,12 @@ export interface Permit {
    * uses ran out since `authorize`.
    */
   spend(): void;
+  /**
+   * Present when the uses were taken before the permit was made (a shared ledger in an Object store,
+   * which cannot answer synchronously): gives them back unless `spend()` was called. The runtime
+   * calls it once the call has ended, so a call refused between `authorize` and its probe spends nothing.
+   */
+  release?(): Promise<void>;
 }
 
 /**
