@@ -20,7 +20,7 @@ export interface AuthorityOptions {
   readonly usesStore?: UsesStore;
 }
 
-const free: Permit = { spend() {} };
+const free: Permit = { spend() {}, covers: () => true };
 
 /**
  * The authority engine of CONTRACT.md section 5. Without `grants` in the config every workspace

@@ -1,4 +1,4 @@
-import type { AccessRequest, Grant, Permit } from '@libos/core';
+import type { AccessRequest, Grant, Permit, Right, TargetKind, WorkspacePath } from '@libos/core';
 import { deniedError } from './authority-errors.js';
 import { createGrantMatcher, type IndexedGrant } from './grant-matcher.js';
 import type { SharedUsesLedger } from './shared-uses-ledger.js';
@@ -19,38 +19,49 @@ export interface GrantDecision {
 
 /** Applies a list of grants (CONTRACT.md section 5) to requests. */
 export interface GrantPolicy {
-  /** Throws or rejects `denied` when no grant matches, a deny grant matches, or the deciding grants' uses are spent. */
+  /** Rejects with `denied` when no grant matches, a deny grant matches, or the deciding grants' uses are spent. */
   decide(request: AccessRequest): Promise<GrantDecision>;
 }
 
-const unlimited: Permit = { spend() {} };
+type Covers = Permit['covers'];
 
 /**
  * Builds the policy of a config's `grants`. Uses are counted in `shared` when given (a config with
- * `policy_id`), else in a ledger that lives as long as the policy.
+ * `policy_id` on an Object store), else in a ledger that lives as long as the policy.
  */
 export function createGrantPolicy(grants: readonly Grant[], shared?: SharedUsesLedger): GrantPolicy {
   const matcher = createGrantMatcher(grants);
   const ledger = createUsesLedger(grants);
   const limited = grants.some((grant) => grant.uses !== undefined);
 
+  // The grants that would decide a request the policy does not deny outright.
+  const decidingFor = (right: Right, path: WorkspacePath, target: TargetKind) => {
+    const matching = matcher.matching(right, path, target);
+    if (matching.length === 0 || matching.some((entry) => entry.grant.mode === 'deny')) return undefined;
+    const asks = matching.filter((entry) => entry.grant.mode === 'ask');
+    return { ask: asks.length > 0, deciding: asks.length > 0 ? asks : matching };
+  };
+
   return {
     async decide(request) {
-      const matching = matcher.matching(request.right, request.path, request.target);
-      if (matching.length === 0 || matching.some((entry) => entry.grant.mode === 'deny')) {
-        throw deniedError(request.right, request.path);
-      }
-      const asks = matching.filter((entry) => entry.grant.mode === 'ask');
-      const deciding = asks.length > 0 ? asks : matching;
-      const ask = asks.length > 0;
-      if (!limited) return { ask, permit: async () => unlimited };
+      const found = decidingFor(request.right, request.path, request.target);
+      if (found === undefined) throw deniedError(request.right, request.path);
+      const { ask, deciding } = found;
       // Checked now too, so the approver is never asked about a call that could not spend a use.
-      if (shared === undefined) {
-        if (!ledger.available(deciding)) throw deniedError(request.right, request.path);
-        return { ask, permit: async () => spendOnce(deciding, ledger.spend, request) };
-      }
-      if (!(await shared.available(deciding))) throw deniedError(request.right, request.path);
-      return { ask, permit: () => reserved(shared, deciding, request) };
+      if (limited && shared === undefined && !ledger.available(deciding)) throw deniedError(request.right, request.path);
+      if (limited && shared !== undefined && !(await shared.available(deciding))) throw deniedError(request.right, request.path);
+      const ids = new Set(deciding.map((entry) => entry.id));
+      // Below an authorized root, an ask grant counts as approved and a limited grant as spent only
+      // when it is one this very call was decided by; anything else would need its own approval or use.
+      const covers: Covers = (right, path, target) => {
+        const other = decidingFor(right, path, target);
+        if (other === undefined) return false;
+        if (other.ask) return other.deciding.every((entry) => ids.has(entry.id));
+        return other.deciding.some((entry) => entry.grant.uses === undefined || ids.has(entry.id));
+      };
+      if (!limited) return { ask, permit: async () => ({ spend() {}, covers }) };
+      if (shared === undefined) return { ask, permit: async () => spendOnce(deciding, ledger.spend, request, covers) };
+      return { ask, permit: () => reserved(shared, deciding, request, covers) };
     },
   };
 }
@@ -59,6 +70,7 @@ function spendOnce(
   deciding: readonly IndexedGrant[],
   spend: (deciding: readonly IndexedGrant[]) => boolean,
   request: AccessRequest,
+  covers: Covers,
 ): Permit {
   let spent = false;
   return {
@@ -68,12 +80,13 @@ function spendOnce(
       if (!spend(deciding)) throw deniedError(request.right, request.path);
       spent = true;
     },
+    covers,
   };
 }
 
 // A store cannot be asked synchronously, so the use is taken before the permit exists and the
 // permit only decides whether it is kept: a call refused before its probe gets it back.
-async function reserved(shared: SharedUsesLedger, deciding: readonly IndexedGrant[], request: AccessRequest): Promise<Permit> {
+async function reserved(shared: SharedUsesLedger, deciding: readonly IndexedGrant[], request: AccessRequest, covers: Covers): Promise<Permit> {
   const reservation = await shared.reserve(deciding);
   if (reservation === undefined) throw deniedError(request.right, request.path);
   let kept = false;
@@ -87,5 +100,6 @@ async function reserved(shared: SharedUsesLedger, deciding: readonly IndexedGran
       released = true;
       await reservation.refund();
     },
+    covers,
   };
 }
