@@ -27,7 +27,7 @@ export interface WorkspaceRuntime {
   readonly tools: readonly ToolSummary[];
   readonly bounds: Bounds;
   /** The runtime's Object Memory, read side. */
-  readonly objects: { listNamespaces(): readonly string[] };
+  readonly objects: { listNamespaces(): Promise<readonly string[]> };
   spawn(): ToolProcess;
   /** Saves the live Objects of these namespaces to a file (Object Memory, CONTRACT.md section 7). */
   checkpoint(file: string, options: { readonly namespaces: readonly string[] }): Promise<unknown>;
