@@ -82,6 +82,12 @@ export interface Permit {
    */
   spend(): void;
   /**
+   * Present when the uses were taken before the permit was made (a shared ledger in an Object store,
+   * which cannot answer synchronously): gives them back unless `spend()` was called. The runtime
+   * calls it once the call has ended, so a call refused between `authorize` and its probe spends nothing.
+   */
+  release?(): Promise<void>;
+  /**
    * Whether this call, once authorized, may also use `right` on another path without asking again
    * and without spending more (a search reading below its root): true when the policy allows it
    * outright, or only through `ask` or limited grants that already decided this permit. Never asks,
