@@ -35,6 +35,7 @@ export type {
   ProviderCallOptions,
   ProviderCapabilities,
   ReadFileOptions,
+  RenameOptions,
   StatOptions,
   WriteFileOptions,
 } from './provider.js';

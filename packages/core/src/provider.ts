@@ -89,6 +89,15 @@ export interface WriteFileOptions extends ProviderCallOptions {
   readonly expectedSha256?: string;
 }
 
+/** Options of `rename`. */
+export interface RenameOptions extends ProviderCallOptions {
+  /**
+   * False: anything at `to` (even a dangling link) fails with `already_exists`, decided atomically;
+   * true: a regular single-link file at `to` is replaced.
+   */
+  readonly overwrite: boolean;
+}
+
 /** Options of `makeDirectory`. */
 export interface MakeDirectoryOptions extends ProviderCallOptions {
   /** Create missing parents too; else a missing parent is `not_found`. */
@@ -170,6 +179,14 @@ export interface FileSystemProviderV1 {
    * `protected_path` with effect `unknown` when one appears midway; a partial failure has effect `unknown`.
    */
   deleteDirectory(path: WorkspacePath, options: DeleteDirectoryOptions): Promise<{ readonly deleted: boolean }>;
+
+  /**
+   * Moves one regular single-link file to `to` in one atomic step, creating missing parents of `to`;
+   * `replaced` tells whether a file at `to` was replaced. Optional: a provider without it cannot
+   * serve `move_file`. Throws `not_found`, `not_a_file` (a directory or kind `other` on either side),
+   * `symlink_refused` (a link on either side), `hard_link_refused`, `already_exists`, `not_a_directory`.
+   */
+  rename?(from: WorkspacePath, to: WorkspacePath, options: RenameOptions): Promise<{ readonly replaced: boolean }>;
 
   /** The host directory of a workspace directory, for spawning subprocesses; only real-disk providers have one. */
   hostPath?(path: WorkspacePath): string;

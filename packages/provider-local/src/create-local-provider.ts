@@ -2,6 +2,7 @@ import { LibosError, pathSegments } from '@libos/core';
 import type { FileSystemProviderV1, PathStatus, ProviderCapabilities, WorkspacePath } from '@libos/core';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
+import { renameFile } from './rename-file.js';
 import { FdPaths } from './fd-paths.js';
 import { hostPathOf } from './host-path.js';
 import { listDirectory } from './list-directory.js';
@@ -74,6 +75,8 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
       run('deleteDirectory', path, (context) =>
         namesReserved(path) ? missingOr(deleteOptions.missingOk, path) : deleteDirectory(context, path, deleteOptions),
       ),
+    rename: (from, to, renameOptions) =>
+      run('rename', from, (context) => (refuseIfReserved(from, false), refuseIfReserved(to, true), renameFile(context, from, to, renameOptions))),
     hostPath(path) {
       root.acquire();
       try {

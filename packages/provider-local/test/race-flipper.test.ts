@@ -141,6 +141,20 @@ describe('a directory flipping with a link to the outside, under load', { timeou
     expect(tally.refused, JSON.stringify(tally)).toBeGreaterThan(0);
   });
 
+  it('moves never take or put a file outside', async () => {
+    const tally = await race(
+      () => undefined,
+      async (_process, round, call) => {
+        await call('write_text_file', { path: 'zone/x/c/f.txt', content: 'INSIDE' });
+        await call('move_file', { from: 'zone/x/c/f.txt', to: `zone/x/c/moved-${round % 3}.txt`, overwrite: true });
+        await call('move_file', { from: `zone/x/c/moved-${round % 3}.txt`, to: 'zone/x/c/f.txt', overwrite: true });
+        await call('move_file', { from: 'zone/x/secret.txt', to: 'zone/kept.txt' });
+        await call('move_file', { from: 'zone/kept.txt', to: 'zone/x/secret.txt' });
+      },
+    );
+    expectBothOutcomes(tally);
+  });
+
   it('recursive deletes never delete outside', async () => {
     const tally = await race(
       () => undefined,

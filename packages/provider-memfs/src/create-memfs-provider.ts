@@ -2,6 +2,7 @@ import { LibosError, checkSignal, createCallGate, type FileSystemProviderV1, typ
 import { memfs, type IFs } from 'memfs';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
+import { renameFile } from './rename-file.js';
 import { listDirectory, statPath } from './list-directory.js';
 import { mapMemfsError } from './map-memfs-error.js';
 import { NEW_DIRECTORY_MODE, makeDirectory } from './make-directory.js';
@@ -68,6 +69,7 @@ export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSys
     makeDirectory: (path, directoryOptions) => run(path, directoryOptions, (open) => makeDirectory(open, path, directoryOptions)),
     deleteFile: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteFile(open, path, deleteOptions)),
     deleteDirectory: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteDirectory(open, path, deleteOptions)),
+    rename: (from, to, renameOptions) => run(from, renameOptions, (open) => renameFile(open, from, to, renameOptions)),
     close: () => gate.close(),
   };
 }

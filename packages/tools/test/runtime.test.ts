@@ -19,6 +19,7 @@ const TOOL_NAMES = [
   'write_directory',
   'delete_file',
   'delete_directory',
+  'move_file',
   'create_object_from_file',
   'write_object_to_file',
 ];

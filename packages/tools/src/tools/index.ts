@@ -4,6 +4,7 @@ import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { editTextFile } from './edit-text-file.js';
 import { getWorkingDirectory } from './get-working-directory.js';
+import { moveFile } from './move-file.js';
 import { readDirectory } from './read-directory.js';
 import { readTextFile } from './read-text-file.js';
 import { searchFiles } from './search-files.js';
@@ -24,6 +25,7 @@ export const BUILTIN_TOOLS = [
   writeDirectory,
   deleteFile,
   deleteDirectory,
+  moveFile,
   createObjectFromFile,
   writeObjectToFile,
 ] as const satisfies readonly ToolDefinition[];

@@ -1,12 +1,7 @@
-import { LibosError, labelExceeds, type ProviderCallOptions, type WorkspacePath } from '@libos/core';
+import { LibosError, labelExceeds, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../tool-definition.js';
 import { identityField, pathField } from './tool-fields.js';
-
-/** The provider method a move needs (provider interface 1.1). */
-interface Renaming {
-  rename(from: WorkspacePath, to: WorkspacePath, options: { readonly overwrite: boolean } & ProviderCallOptions): Promise<{ readonly replaced: boolean }>;
-}
 
 /** `move_file`: renames one regular file within the workspace, atomically, never lowering its label. */
 export const moveFile = defineTool({
@@ -39,13 +34,16 @@ export const moveFile = defineTool({
     assertNoEgress(context, from, to);
     removing.spend();
     writing.spend();
-    const provider = renamingProvider(context);
+    const rename = context.provider.rename;
+    if (rename === undefined) {
+      throw new LibosError('provider_failure', `The provider "${context.provider.name}" cannot rename files.`, { effect: 'none' });
+    }
     if (from === to) {
       // Nothing moves, but the answer still says whether there is a movable file there.
       await context.provider.readFile(from, { maxBytes: 0 });
       return { from, to, replaced: false };
     }
-    const { replaced } = await provider.rename(from, to, { overwrite: input.overwrite });
+    const { replaced } = await rename.call(context.provider, from, to, { overwrite: input.overwrite });
     return { from, to, replaced };
   },
 });
@@ -60,12 +58,4 @@ function assertNoEgress(context: ToolContext, from: WorkspacePath, to: Workspace
   throw new LibosError('egress_denied', `Moving ${JSON.stringify(from)} to ${JSON.stringify(to)} is not permitted.`, {
     details: { right: 'write', path: to, from },
   });
-}
-
-function renamingProvider(context: ToolContext): Renaming {
-  const provider = context.provider as Partial<Renaming>;
-  if (typeof provider.rename !== 'function') {
-    throw new LibosError('provider_failure', `The provider "${context.provider.name}" cannot rename files.`, { effect: 'none' });
-  }
-  return provider as Renaming;
 }

@@ -1,0 +1,41 @@
+import { providerErrors, type RenameOptions, type WorkspacePath } from '@libos/core';
+import { createMissingDirectories } from './make-directory.js';
+import { mapMemfsError } from './map-memfs-error.js';
+import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js';
+
+/**
+ * Moves one regular single-link file. Every check and the move run in one synchronous block, so the
+ * file checked is the file moved and `overwrite: false` is decided atomically. memfs's rename onto
+ * an existing name corrupts link counts (memfs.md section 2), so a replaced file is unlinked first.
+ */
+export function renameFile(workspace: Workspace, from: WorkspacePath, to: WorkspacePath, options: RenameOptions): { replaced: boolean } {
+  const source = resolvePath(workspace, from);
+  if (source.segments.length === 0) throw providerErrors.notAFile(from, 'directory');
+  checkRegularFile(from, source.leaf);
+  const target = resolvePath(workspace, to, { missingParents: true });
+  if (target.segments.length === 0) throw providerErrors.notAFile(to, 'directory');
+  const existing = target.leaf;
+  if (existing !== undefined) {
+    // The wrong kind wins over overwrite: false, as it does for writeFile.
+    if (existing.isSymbolicLink()) throw providerErrors.symlinkRefused(to);
+    if (!existing.isFile()) throw providerErrors.notAFile(to, existing.isDirectory() ? 'directory' : 'other');
+    if (!options.overwrite) throw providerErrors.alreadyExists(to);
+    checkRegularFile(to, existing);
+  }
+  if (from === to) return { replaced: false };
+  let changed = false;
+  try {
+    if (target.firstMissing !== -1) {
+      createMissingDirectories(workspace, target.segments, target.firstMissing, target.segments.length - 1);
+      changed = true;
+    }
+    if (existing !== undefined) {
+      workspace.fs.unlinkSync(target.volumePath);
+      changed = true;
+    }
+    workspace.fs.renameSync(source.volumePath, target.volumePath);
+    return { replaced: existing !== undefined };
+  } catch (error) {
+    throw mapMemfsError(error, to, 'write', changed ? 'unknown' : 'none');
+  }
+}
