@@ -10,6 +10,7 @@ type Command = (args: readonly string[]) => Promise<number | undefined>;
 // Loaded on demand: `libos mcp` should not pay for the shell, nor `--help` for the SDK.
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   mcp: async () => (await import('./commands/mcp-command.js')).mcpCommand,
+  serve: async () => (await import('./commands/serve-command.js')).serveCommand,
   call: async () => (await import('./commands/call-command.js')).callCommand,
   tools: async () => (await import('./commands/tools-command.js')).toolsCommand,
   shell: async () => (await import('./commands/shell-command.js')).shellCommand,
