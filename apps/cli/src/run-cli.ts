@@ -25,7 +25,12 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
   const [name, ...rest] = args;
   process.stdout.on('error', ignoreClosedReader);
   try {
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) {
+      // No command is a usage error (a script that forgot it must not pass): the help, on stderr.
+      process.stderr.write(MAIN_HELP);
+      return USAGE_EXIT_STATUS;
+    }
+    if (name === '--help' || name === '-h' || name === 'help') {
       process.stdout.write(MAIN_HELP);
       return 0;
     }
