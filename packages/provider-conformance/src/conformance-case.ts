@@ -7,9 +7,13 @@ export type CapabilityName = Exclude<keyof ProviderCapabilities, 'durableWrites'
 /** An optional fixture a case needs the factory to provide. */
 export type OptionalFixture = 'fifo' | 'hardLinkFromOutside' | 'modes' | 'removeWorkspace';
 
+/** An optional provider method a case calls. */
+export type OptionalMethod = 'rename';
+
 /** What a case needs; a provider or fixture set lacking any of it skips the case, with the reason. */
 export interface CaseRequirements {
   readonly capabilities?: readonly CapabilityName[];
+  readonly methods?: readonly OptionalMethod[];
   readonly fixtures?: readonly OptionalFixture[];
 }
 

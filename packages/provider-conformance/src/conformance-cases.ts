@@ -8,6 +8,7 @@ import { lifecycleCases } from './cases/lifecycle-cases.js';
 import { listingCases } from './cases/listing-cases.js';
 import { nameCases } from './cases/name-cases.js';
 import { readCases } from './cases/read-cases.js';
+import { renameCases } from './cases/rename-cases.js';
 import { specialFileCases } from './cases/special-file-cases.js';
 import { stagingCases } from './cases/staging-cases.js';
 import { statCases } from './cases/stat-cases.js';
@@ -39,6 +40,7 @@ export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
   ...directoryCases,
   ...deleteFileCases,
   ...deleteDirectoryCases,
+  ...renameCases,
   ...symlinkCases,
   ...hardLinkCases,
   ...specialFileCases,

@@ -1,6 +1,6 @@
 export { OUTSIDE_MARKER, sha256Hex } from './case-context.js';
 export { defineCase } from './conformance-case.js';
-export type { CapabilityName, CaseContext, CaseRequirements, ConformanceCase, OptionalFixture } from './conformance-case.js';
+export type { CapabilityName, CaseContext, CaseRequirements, ConformanceCase, OptionalFixture, OptionalMethod } from './conformance-case.js';
 export { conformanceCases } from './conformance-cases.js';
 export { describeProvider } from './describe-provider.js';
 export type { DescribeProviderOptions } from './describe-provider.js';

@@ -65,6 +65,9 @@ export function missingRequirement(requires: CaseRequirements, underTest: Provid
   for (const capability of requires.capabilities ?? []) {
     if (!underTest.provider.capabilities[capability]) return `the provider does not declare capabilities.${capability}`;
   }
+  for (const method of requires.methods ?? []) {
+    if (typeof underTest.provider[method] !== 'function') return `the provider has no ${method} method`;
+  }
   for (const fixture of requires.fixtures ?? []) {
     const present = {
       fifo: underTest.fixtures.fifo !== undefined,

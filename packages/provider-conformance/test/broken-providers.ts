@@ -42,6 +42,20 @@ function rewrap(error: unknown, change: (error: LibosError) => LibosError): neve
 /** Each wrong provider, and case ids it must fail; `passes` lists ids it must still pass, where that shows precision. */
 export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFactory; fails: readonly string[]; passes?: readonly string[] }> = [
   {
+    name: 'renames over an existing name when overwrite is false',
+    factory: broken((inner, volume, at) => ({
+      rename: async (from, to, options) => {
+        // The plain volume rename, which replaces whatever is at `to` and follows nothing else.
+        if (options.overwrite || volume.existsSync(at(to)) === false) return inner.rename!(from, to, options);
+        volume.unlinkSync(at(to));
+        volume.renameSync(at(from), at(to));
+        return { replaced: true };
+      },
+    })),
+    fails: ['rename > overwrite false refuses an existing file, overwrite true replaces it'],
+    passes: ['rename > moves a file to a new name, creating missing parents'],
+  },
+  {
     name: 'follows a symlink in a middle component',
     factory: broken((inner, volume, at) => ({
       // memfs follows intermediate links, so the raw calls go straight through them.
