@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 const repository = fileURLToPath(new URL('../..', import.meta.url));
 const install = process.argv.includes('--install');
 const bin = (name) => join(repository, 'node_modules', '.bin', name);
-const run = (command, args, options = {}) =>
-  execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+const run = (command, args, options = {}) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
 
 const published = ['packages', 'apps']
   .flatMap((area) => readdirSync(join(repository, area)).map((name) => join(repository, area, name)))
@@ -69,10 +68,20 @@ function installAndRun() {
   writeFileSync(join(project, 'workspace', 'README.md'), '# hello from the workspace\n');
   const versions = JSON.parse(readFileSync(join(repository, 'packages/ai-sdk/package.json'), 'utf8')).peerDependencies;
   const wanted = ['@libos/core', '@libos/object-memory', '@libos/tools', '@libos/provider-local', '@libos/provider-memfs', '@libos/ai-sdk'];
-  run('npm', ['install', '--no-audit', '--no-fund', ...wanted.map((name) => tarballs.get(name)), ...Object.entries(versions).map(([name, version]) => `${name}@${version}`)], {
-    cwd: project,
-    env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
-  });
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      ...wanted.map((name) => tarballs.get(name)),
+      ...Object.entries(versions).map(([name, version]) => `${name}@${version}`),
+    ],
+    {
+      cwd: project,
+      env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
+    },
+  );
   const library = extractExample(readFileSync(join(repository, 'README.md'), 'utf8'), '## Library use');
   writeFileSync(join(project, 'library.mjs'), library);
   const output = run('node', ['library.mjs', 'workspace'], { cwd: project });
