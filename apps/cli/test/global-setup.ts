@@ -45,11 +45,13 @@ export default async function setup(): Promise<void> {
         const absolute = join(repository, directory);
         // Dependencies stay external in every bundle, so only stale packages need a new build.
         if (!(await isStale(absolute, output))) return;
-        await run(process.execPath, ['--input-type=module', '-e', BUILD_JS], { cwd: absolute, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 16 * 1024 * 1024 }).catch(
-          (error: { stdout?: string; stderr?: string }) => {
-            throw new Error(`tsup failed in ${directory}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-          },
-        );
+        await run(process.execPath, ['--input-type=module', '-e', BUILD_JS], {
+          cwd: absolute,
+          env: { ...process.env, NO_COLOR: '1' },
+          maxBuffer: 16 * 1024 * 1024,
+        }).catch((error: { stdout?: string; stderr?: string }) => {
+          throw new Error(`tsup failed in ${directory}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+        });
       }),
     );
   }

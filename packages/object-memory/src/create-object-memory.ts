@@ -93,10 +93,7 @@ export interface ObjectMemory {
 }
 
 /** The read and list side of a memory, for a runtime to expose to its embedder. */
-export type ObjectMemoryReader = Pick<
-  ObjectMemory,
-  'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view' | 'usage'
->;
+export type ObjectMemoryReader = Pick<ObjectMemory, 'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view' | 'usage'>;
 
 /** A view of `memory` with only its read and list methods, safe to hand out. */
 export function objectMemoryReader(memory: ObjectMemory): ObjectMemoryReader {
@@ -270,4 +267,3 @@ function nameTaken(namespace: string, name: string): LibosError {
     details: { namespace, name },
   });
 }
-

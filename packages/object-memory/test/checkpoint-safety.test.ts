@@ -12,7 +12,14 @@ const modeOf = (file: string) => statSync(file).mode & 0o777;
 function saved(objects = 3): { file: string; memory: ObjectMemory } {
   const memory = createObjectMemory({ namespaces: ['shared'] });
   for (let index = 0; index < objects; index++) {
-    memory.create({ namespace: 'shared', name: `n${index}`, type: 'evidence', payload: { content: `text ${index}` }, label: 'secret', createdBy: pid });
+    memory.create({
+      namespace: 'shared',
+      name: `n${index}`,
+      type: 'evidence',
+      payload: { content: `text ${index}` },
+      label: 'secret',
+      createdBy: pid,
+    });
   }
   const file = join(scratch.path, 'memory.sqlite');
   memory.checkpoint(file);
@@ -63,11 +70,13 @@ describe('restore checks every row as creation does', () => {
     expect(memory.usage().objects).toBe(0);
   });
 
-  it('holds restored payloads to the memory\'s own payload gate, measured as create measures it', () => {
+  it("holds restored payloads to the memory's own payload gate, measured as create measures it", () => {
     const { file } = saved();
     expect(createObjectMemory({ maxPayloadBytes: 20, restore: file }).usage().objects).toBe(3);
     // {"content":"text 0"} is 20 bytes of compact JSON.
-    expect(failureOf(() => createObjectMemory({ maxPayloadBytes: 19, restore: file })).message).toMatch(/object row 1 has a payload over the 19-byte bound/);
+    expect(failureOf(() => createObjectMemory({ maxPayloadBytes: 19, restore: file })).message).toMatch(
+      /object row 1 has a payload over the 19-byte bound/,
+    );
     // Padding that JSON ignores still counts against the stored text, so it cannot smuggle a larger value.
     forge(file, 'UPDATE objects SET payload = ? WHERE name = ?', '{"content":"text 0"}     ', 'n0');
     expect(failureOf(() => createObjectMemory({ maxPayloadBytes: 20, restore: file })).message).toMatch(/object row 1 has a payload over/);

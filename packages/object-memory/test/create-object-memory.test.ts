@@ -30,9 +30,7 @@ describe('creating Objects', () => {
     expect(object.created_by).toBe(pid);
     expect(Date.parse(object.created_at)).toBeGreaterThanOrEqual(before - 1);
     expect(object.created_at).toMatch(/Z$/);
-    expect(Object.keys(object).sort()).toEqual(
-      ['created_at', 'created_by', 'label', 'name', 'namespace', 'oid', 'payload', 'type'].sort(),
-    );
+    expect(Object.keys(object).sort()).toEqual(['created_at', 'created_by', 'label', 'name', 'namespace', 'oid', 'payload', 'type'].sort());
     expect(memory.get(own, 'notes')).toBe(object);
     expect(memory.getByOid(object.oid)).toBe(object);
   });
@@ -40,7 +38,10 @@ describe('creating Objects', () => {
   it('gives distinct oids', () => {
     const { memory, own } = memoryWithProcess();
     const oids = new Set(
-      Array.from({ length: 200 }, (_, index) => memory.create({ namespace: own, name: `n${index}`, type: 'artifact', payload: index, createdBy: pid }).oid),
+      Array.from(
+        { length: 200 },
+        (_, index) => memory.create({ namespace: own, name: `n${index}`, type: 'artifact', payload: index, createdBy: pid }).oid,
+      ),
     );
     expect(oids.size).toBe(200);
   });
@@ -134,7 +135,9 @@ describe('the payload gate', () => {
   it('refuses a payload over the bound with too_large and stores nothing', () => {
     const memory = createObjectMemory({ namespaces: ['n'], maxPayloadBytes: 20 });
     memory.create({ namespace: 'n', name: 'fits', type: 'artifact', payload: 'x'.repeat(18), createdBy: pid });
-    expect(codeOf(() => memory.create({ namespace: 'n', name: 'over', type: 'artifact', payload: 'x'.repeat(19), createdBy: pid }))).toBe('too_large');
+    expect(codeOf(() => memory.create({ namespace: 'n', name: 'over', type: 'artifact', payload: 'x'.repeat(19), createdBy: pid }))).toBe(
+      'too_large',
+    );
     expect(memory.find('n', 'over')).toBeUndefined();
   });
 });

@@ -175,7 +175,11 @@ describe('strict schema helpers', () => {
       path: { type: 'string' },
       edits: {
         type: 'array',
-        items: { type: 'object', properties: { old_text: { type: 'string' }, replace_all: { type: 'boolean', default: false } }, required: ['old_text'] },
+        items: {
+          type: 'object',
+          properties: { old_text: { type: 'string' }, replace_all: { type: 'boolean', default: false } },
+          required: ['old_text'],
+        },
       },
       note: { type: ['string', 'null'] },
     },

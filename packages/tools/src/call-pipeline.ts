@@ -1,11 +1,4 @@
-import {
-  LibosError,
-  resolveWorkspacePath,
-  type Authority,
-  type Bounds,
-  type CallResult,
-  type FileSystemProviderV1,
-} from '@libos/core';
+import { LibosError, resolveWorkspacePath, type Authority, type Bounds, type CallResult, type FileSystemProviderV1 } from '@libos/core';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
@@ -99,17 +92,17 @@ async function execute(
   if (typeof input.encoding === 'string') resolveEncoding(input.encoding);
   if (environment.isClosed()) throw new LibosError('provider_failure', 'The runtime has been closed.', { effect: 'none' });
 
-  const output = (await tool.definition.execute(input, createContext(
+  const output = (await tool.definition.execute(
+    input,
+    createContext(
       environment,
       state,
       tool.definition.name,
       // Only arguments too deep for JSON.stringify lack the text, and no tool's schema accepts those.
       measure.json ?? '',
       options,
-    ))) as Record<
-    string,
-    unknown
-  >;
+    ),
+  )) as Record<string, unknown>;
   // A read or a listing changed nothing; for the writing tools the effect already happened.
   const effect = tool.definition.annotations.readOnlyHint ? 'none' : 'unknown';
   if (tool.checkOutput === true) assertOutputMatches(tool.definition, output, effect);

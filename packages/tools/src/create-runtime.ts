@@ -69,9 +69,7 @@ const REQUIRED_CAPABILITIES = ['atomicReplace', 'exclusiveCreate'] as const;
  * that cannot replace files atomically or create them exclusively, or a tool list with a malformed
  * or repeated tool.
  */
-export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(
-  options: RuntimeOptions<Tools>,
-): Promise<Runtime<Tools>> {
+export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(options: RuntimeOptions<Tools>): Promise<Runtime<Tools>> {
   const { provider } = options;
   if (provider?.specificationVersion !== 'v1') {
     throw new LibosError('invalid_arguments', 'The provider does not implement FileSystemProviderV1.');

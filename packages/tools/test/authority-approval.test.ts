@@ -86,9 +86,7 @@ describe('approval', () => {
   ] as const)('shows null content fields for %s', async (tool, right, target) => {
     const { seen, approver } = recording(async () => 'approve');
     await authority({ approver }).authorize(plainRequest(tool, right, target, 'src'));
-    expect(seen).toEqual([
-      { tool, right, path: 'src', arguments_sha256: 'b'.repeat(64), content_bytes: null, content_sha256: null, preview: null },
-    ]);
+    expect(seen).toEqual([{ tool, right, path: 'src', arguments_sha256: 'b'.repeat(64), content_bytes: null, content_sha256: null, preview: null }]);
   });
 
   it('refuses with approval_rejected on reject, naming only the right and the path', async () => {
@@ -150,9 +148,7 @@ describe('approval', () => {
       controller.abort();
       return 'approve';
     };
-    expect(await failureOf(authority({ approver }).authorize({ ...deleteRequest, signal: controller.signal }))).toEqual(
-      required,
-    );
+    expect(await failureOf(authority({ approver }).authorize({ ...deleteRequest, signal: controller.signal }))).toEqual(required);
   });
 
   it('gives up after approvalTimeoutMs', async () => {
@@ -174,13 +170,8 @@ describe('approval', () => {
     const { seen, approver } = recording(async () => answers.shift()!);
     const engine = authority({ approver });
     expect(await failureOf(engine.authorize(writeRequest('src/a.txt', 'first')))).toBe('approved');
-    expect((await failureOf(engine.authorize(writeRequest('src/a.txt', 'second'))) as { code: string }).code).toBe(
-      'approval_rejected',
-    );
-    expect(seen.map((request) => request.content_sha256)).toEqual([
-      sha256(encoder.encode('first')),
-      sha256(encoder.encode('second')),
-    ]);
+    expect(((await failureOf(engine.authorize(writeRequest('src/a.txt', 'second')))) as { code: string }).code).toBe('approval_rejected');
+    expect(seen.map((request) => request.content_sha256)).toEqual([sha256(encoder.encode('first')), sha256(encoder.encode('second'))]);
     expect(seen[0]!.arguments_sha256).not.toBe(seen[1]!.arguments_sha256);
   });
 

@@ -161,7 +161,7 @@ describe('the two truncation gates', () => {
     expect(await bed.ok('write_object_to_file', { name: 'e', path: 'out.txt' })).toMatchObject({ bytes_written: payload['stored_bytes'] });
   });
 
-  it('counts stored_bytes in the Object\'s own encoding', async () => {
+  it("counts stored_bytes in the Object's own encoding", async () => {
     const bed = await createTestbed({ config: { bounds: { object_payload_max_bytes: 200 } } });
     await bed.fixtures.writeFile('latin.txt', resolveEncoding('latin-1').encode('é'.repeat(200)));
     await bed.ok('create_object_from_file', { name: 'l', path: 'latin.txt', encoding: 'latin-1', allow_truncated: true });

@@ -33,7 +33,10 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   const options = workspaceOptionsFrom('libos mcp', values);
 
   let server: Server | undefined;
-  const workspace = await openWorkspace(options, createElicitationApprover(() => server));
+  const workspace = await openWorkspace(
+    options,
+    createElicitationApprover(() => server),
+  );
   const session = workspace.runtime.spawn();
   const channel = new MessageChannel({
     sink: streamSink(process.stdout),

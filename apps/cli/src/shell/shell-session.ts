@@ -107,12 +107,7 @@ export class ShellSession {
     }
   }
 
-  async #run(
-    label: string,
-    tool: string,
-    args: unknown,
-    render: (result: Record<string, unknown>) => string,
-  ): Promise<CallResult> {
+  async #run(label: string, tool: string, args: unknown, render: (result: Record<string, unknown>) => string): Promise<CallResult> {
     const outcome = await this.process.call(tool, args);
     this.write(outcome.ok ? render(outcome.result) : describeFailure(label, outcome.error));
     return outcome;
@@ -147,9 +142,7 @@ export class ShellSession {
   async #removeDirectory(words: readonly Word[]): Promise<void> {
     const recursive = words[1]?.text === '-r';
     const rest = recursive ? words.slice(1) : words;
-    await this.#withPath('rmdir', rest, (path) =>
-      this.#run('rmdir', 'delete_directory', { path, recursive }, () => ''),
-    );
+    await this.#withPath('rmdir', rest, (path) => this.#run('rmdir', 'delete_directory', { path, recursive }, () => ''));
   }
 
   async #writeCommand(line: string, words: readonly Word[]): Promise<void> {
@@ -184,8 +177,11 @@ export class ShellSession {
   }
 
   async #writeText(path: string, content: string): Promise<void> {
-    await this.#run('write', 'write_text_file', { path, content }, (result) =>
-      `${result['created'] === true ? 'created' : 'replaced'} ${String(result['path'])} (${String(result['bytes_written'])} bytes)\n`,
+    await this.#run(
+      'write',
+      'write_text_file',
+      { path, content },
+      (result) => `${result['created'] === true ? 'created' : 'replaced'} ${String(result['path'])} (${String(result['bytes_written'])} bytes)\n`,
     );
   }
 
@@ -209,7 +205,12 @@ export class ShellSession {
 }
 
 function rootFrom(cwd: string): string {
-  return cwd === '.' ? '.' : cwd.split('/').map(() => '..').join('/');
+  return cwd === '.'
+    ? '.'
+    : cwd
+        .split('/')
+        .map(() => '..')
+        .join('/');
 }
 
 function formatRead(result: Record<string, unknown>): string {
