@@ -31,6 +31,7 @@ const tarballs = new Map();
 try {
   for (const directory of published) {
     const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+    const begun = Date.now();
     const before = new Set(readdirSync(work));
     run('pnpm', ['pack', '--pack-destination', work], { cwd: directory });
     const tarball = readdirSync(work).find((file) => file.endsWith('.tgz') && !before.has(file));
@@ -50,9 +51,17 @@ try {
         failures.push(`${manifest.name}: ${tool} failed\n${error.stdout ?? ''}${error.stderr ?? ''}`);
       }
     }
-    console.log(`${manifest.name}: packed, publint and attw ${failures.some((line) => line.startsWith(`${manifest.name}:`)) ? 'FAILED' : 'clean'}`);
+    console.log(
+      `${manifest.name} (${Math.round((Date.now() - begun) / 1000)} s): packed, publint and attw ${failures.some((line) => line.startsWith(`${manifest.name}:`)) ? 'FAILED' : 'clean'}`,
+    );
   }
-  if (install && failures.length === 0) installAndRun();
+  if (install && failures.length === 0) {
+    try {
+      installAndRun();
+    } catch (error) {
+      failures.push(`the fresh npm project failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    }
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -68,6 +77,7 @@ function installAndRun() {
   writeFileSync(join(project, 'workspace', 'README.md'), '# hello from the workspace\n');
   const versions = JSON.parse(readFileSync(join(repository, 'packages/ai-sdk/package.json'), 'utf8')).peerDependencies;
   const wanted = ['@libos/core', '@libos/object-memory', '@libos/tools', '@libos/provider-local', '@libos/provider-memfs', '@libos/ai-sdk'];
+  const started = Date.now();
   run(
     'npm',
     [
@@ -82,6 +92,7 @@ function installAndRun() {
       env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
     },
   );
+  console.log(`fresh npm project: installed the tarballs in ${Math.round((Date.now() - started) / 1000)} s`);
   const library = extractExample(readFileSync(join(repository, 'README.md'), 'utf8'), '## Library use');
   writeFileSync(join(project, 'library.mjs'), library);
   const output = run('node', ['library.mjs', 'workspace'], { cwd: project });
