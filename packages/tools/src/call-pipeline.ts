@@ -60,7 +60,9 @@ export async function runCall(
   try {
     return { ok: true, result: await execute(environment, state, name, args, options) };
   } catch (error) {
-    return { ok: false, error: boundedFailure(toLibosError(error).toFailure(), environment.bounds) };
+    const failure = boundedFailure(toLibosError(error).toFailure(), environment.bounds);
+    // Always present, `{}` when the tool gave none, as every app prints it: callers never branch on it.
+    return { ok: false, error: { ...failure, details: failure.details ?? {} } };
   }
 }
 

@@ -18,6 +18,8 @@ export interface ToolSummary {
 /** The part of a runtime process the CLI drives. */
 export interface ToolProcess {
   call(name: string, args: unknown, options?: { readonly signal?: AbortSignal }): Promise<CallResult>;
+  /** Ends the process: its calls are refused from then on and its `process:` namespace is dropped. */
+  end?(): void | Promise<void>;
 }
 
 /** The part of a runtime the CLI drives (CONTRACT.md section 9). */
