@@ -87,7 +87,7 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
     },
     close: async () => {
       await root.close();
-      staging.close();
+      await staging.close();
     },
   };
 }
