@@ -102,8 +102,16 @@ describe('libos mcp over stdio (local provider)', () => {
       truncated: false,
       files_searched: 1,
     });
-    expect(expectSuccess(await session.call('move_file', { from: 'a.txt', to: 'b.txt' }))).toEqual({ from: 'work/a.txt', to: 'work/b.txt', replaced: false });
-    expect(expectSuccess(await session.call('move_file', { from: 'b.txt', to: 'a.txt' }))).toEqual({ from: 'work/b.txt', to: 'work/a.txt', replaced: false });
+    expect(expectSuccess(await session.call('move_file', { from: 'a.txt', to: 'b.txt' }))).toEqual({
+      from: 'work/a.txt',
+      to: 'work/b.txt',
+      replaced: false,
+    });
+    expect(expectSuccess(await session.call('move_file', { from: 'b.txt', to: 'a.txt' }))).toEqual({
+      from: 'work/b.txt',
+      to: 'work/a.txt',
+      replaced: false,
+    });
     const read = expectSuccess(await session.call('read_text_file', { path: '../hello.txt' }));
     expect(read).toMatchObject({ path: 'hello.txt', content: 'hello from disk\n', encoding: 'utf-8', truncated: false });
     const listing = expectSuccess(await session.call('read_directory', { path: '' }));

@@ -88,7 +88,8 @@ async function benchSearch(tools) {
     const agent = runtime.spawn();
     const search = async (target = agent, maxFiles = 10_000) => {
       const outcome = await target.call('search_files', { path: '.', query: 'needle', max_files: maxFiles, max_results: 1000 });
-      if (!outcome.ok || outcome.result.files_searched !== Math.min(maxFiles, 10_000) && maxFiles === 10_000) throw new Error(JSON.stringify(outcome).slice(0, 300));
+      if (!outcome.ok || (outcome.result.files_searched !== Math.min(maxFiles, 10_000) && maxFiles === 10_000))
+        throw new Error(JSON.stringify(outcome).slice(0, 300));
       return outcome;
     };
     const timing = await compare({
@@ -103,7 +104,9 @@ async function benchSearch(tools) {
     const largeAgent = largeRuntime.spawn();
     const smallPeak = await peakHeapDuring(() => search(agent, 2000));
     const largePeak = await peakHeapDuring(() => search(largeAgent, 2000));
-    console.log(`search_files peak heap growth, same bounds (max_files 2000): ${smallPeak.toFixed(1)} MiB on 10,000 files, ${largePeak.toFixed(1)} MiB on 40,000 files`);
+    console.log(
+      `search_files peak heap growth, same bounds (max_files 2000): ${smallPeak.toFixed(1)} MiB on 10,000 files, ${largePeak.toFixed(1)} MiB on 40,000 files`,
+    );
     await runtime.close();
     await largeRuntime.close();
   } finally {

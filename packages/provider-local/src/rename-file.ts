@@ -33,10 +33,9 @@ export async function renameFile(
     const effect = created > 0 ? 'unknown' : 'none';
     try {
       // Taken in one global order, so two moves in opposite directions cannot wait on each other.
-      const names = [
-        { fd: source.fd, name: baseName(from) },
-        ...(from === to ? [] : [{ fd: target.fd, name: baseName(to) }]),
-      ].sort((a, b) => orderKey(a).localeCompare(orderKey(b)));
+      const names = [{ fd: source.fd, name: baseName(from) }, ...(from === to ? [] : [{ fd: target.fd, name: baseName(to) }])].sort((a, b) =>
+        orderKey(a).localeCompare(orderKey(b)),
+      );
       const locks = [];
       try {
         for (const { fd, name } of names) locks.push(await lockName(fd, name));
@@ -61,7 +60,11 @@ export async function renameFile(
         for (const lock of locks.reverse()) await lock.release();
       }
     } catch (error) {
-      throw LibosError.is(error) ? (effect === 'unknown' && error.effect === 'none' ? error.withEffect('unknown') : error) : mapNodeError(error, to, effect);
+      throw LibosError.is(error)
+        ? effect === 'unknown' && error.effect === 'none'
+          ? error.withEffect('unknown')
+          : error
+        : mapNodeError(error, to, effect);
     } finally {
       target.release();
     }
@@ -102,7 +105,10 @@ function moveExclusively(fromHost: string, toHost: string, checked: Stats, to: W
   if (linked === null || linked.ino !== checked.ino || linked.dev !== checked.dev) {
     // Something other than the checked file was linked (a swap outside libOS); take it back.
     if (linked !== null && !linked.isDirectory()) unlinkSync(toHost);
-    throw new LibosError('changed_during_operation', `'${to}' could not be moved safely; nothing was moved.`, { effect: 'unknown', details: { path: to } });
+    throw new LibosError('changed_during_operation', `'${to}' could not be moved safely; nothing was moved.`, {
+      effect: 'unknown',
+      details: { path: to },
+    });
   }
   try {
     unlinkSync(fromHost);

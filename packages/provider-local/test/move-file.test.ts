@@ -28,8 +28,14 @@ describe('move_file on real disk', () => {
     const moved = statSync(sandbox.at('bin/tools/run.sh'));
     expect([moved.ino, moved.mode & 0o7777, moved.nlink]).toEqual([inode, 0o750, 1]);
     writeFileSync(sandbox.at('other.sh'), 'echo other\n');
-    expect(await agent.call('move_file', { from: 'other.sh', to: 'bin/tools/run.sh' })).toMatchObject({ ok: false, error: { code: 'already_exists', effect: 'none' } });
-    expect(await agent.call('move_file', { from: 'other.sh', to: 'bin/tools/run.sh', overwrite: true })).toMatchObject({ ok: true, result: { replaced: true } });
+    expect(await agent.call('move_file', { from: 'other.sh', to: 'bin/tools/run.sh' })).toMatchObject({
+      ok: false,
+      error: { code: 'already_exists', effect: 'none' },
+    });
+    expect(await agent.call('move_file', { from: 'other.sh', to: 'bin/tools/run.sh', overwrite: true })).toMatchObject({
+      ok: true,
+      result: { replaced: true },
+    });
     expect(readFileSync(sandbox.at('bin/tools/run.sh'), 'utf8')).toBe('echo other\n');
   });
 
@@ -77,7 +83,10 @@ describe('move_file on real disk', () => {
         runtimes[0]!.spawn().call('move_file', { from: `a${round}.txt`, to: `c${round}.txt` }),
         runtimes[1]!.spawn().call('move_file', { from: `b${round}.txt`, to: `c${round}.txt` }),
       ]);
-      expect(outcomes.filter((outcome) => outcome.ok), JSON.stringify(outcomes)).toHaveLength(1);
+      expect(
+        outcomes.filter((outcome) => outcome.ok),
+        JSON.stringify(outcomes),
+      ).toHaveLength(1);
       const winner = readFileSync(sandbox.at(`c${round}.txt`), 'utf8');
       expect(readFileSync(sandbox.at(`${winner === 'A' ? 'b' : 'a'}${round}.txt`), 'utf8')).toBe(winner === 'A' ? 'B' : 'A');
     }
@@ -95,7 +104,10 @@ describe('move_file on real disk', () => {
     const { sandbox, process: agent } = await localRuntime({ labels: [{ path: 'secrets', tree: true, label: 'secret' }] });
     mkdirSync(sandbox.at('secrets'));
     writeFileSync(sandbox.at('secrets/key.txt'), 'KEY');
-    expect(await agent.call('move_file', { from: 'secrets/key.txt', to: 'key.txt' })).toMatchObject({ ok: false, error: { code: 'egress_denied', effect: 'none' } });
+    expect(await agent.call('move_file', { from: 'secrets/key.txt', to: 'key.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'egress_denied', effect: 'none' },
+    });
     expect(readFileSync(sandbox.at('secrets/key.txt'), 'utf8')).toBe('KEY');
   });
 });

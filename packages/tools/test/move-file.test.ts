@@ -19,7 +19,11 @@ describe('move_file', () => {
     expect(await bed.fail('move_file', { from: 'one.txt', to: 'dir' })).toMatchObject({ code: 'not_a_file', effect: 'none' });
     expect(await bed.fail('move_file', { from: 'one.txt', to: 'dir', overwrite: true })).toMatchObject({ code: 'not_a_file', effect: 'none' });
     expect(text(await bed.fixtures.readFile('two.txt'))).toBe('two');
-    expect(await bed.ok('move_file', { from: 'one.txt', to: 'two.txt', overwrite: true })).toEqual({ from: 'one.txt', to: 'two.txt', replaced: true });
+    expect(await bed.ok('move_file', { from: 'one.txt', to: 'two.txt', overwrite: true })).toEqual({
+      from: 'one.txt',
+      to: 'two.txt',
+      replaced: true,
+    });
     expect(text(await bed.fixtures.readFile('two.txt'))).toBe('one');
     expect(await bed.fixtures.kindOf('one.txt')).toBe('missing');
   });
@@ -73,7 +77,10 @@ describe('move_file', () => {
     const bed = await createTestbed();
     await bed.fixtures.writeFile('a.txt', 'A');
     await bed.fixtures.writeFile('b.txt', 'B');
-    const outcomes = await Promise.all([bed.call('move_file', { from: 'a.txt', to: 'c.txt' }), bed.call('move_file', { from: 'b.txt', to: 'c.txt' })]);
+    const outcomes = await Promise.all([
+      bed.call('move_file', { from: 'a.txt', to: 'c.txt' }),
+      bed.call('move_file', { from: 'b.txt', to: 'c.txt' }),
+    ]);
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.error.code === 'already_exists')).toHaveLength(1);
     const survivor = text(await bed.fixtures.readFile('c.txt'));
@@ -131,8 +138,14 @@ describe('move_file authority and labels', () => {
     });
     await bed.fixtures.writeFile('kept.txt', 'k');
     await bed.fixtures.writeFile('removable/a.txt', 'a');
-    expect(await bed.fail('move_file', { from: 'kept.txt', to: 'moved.txt' })).toMatchObject({ code: 'denied', details: { right: 'delete', path: 'kept.txt' } });
-    expect(await bed.fail('move_file', { from: 'removable/a.txt', to: 'readonly/a.txt' })).toMatchObject({ code: 'denied', details: { right: 'write', path: 'readonly/a.txt' } });
+    expect(await bed.fail('move_file', { from: 'kept.txt', to: 'moved.txt' })).toMatchObject({
+      code: 'denied',
+      details: { right: 'delete', path: 'kept.txt' },
+    });
+    expect(await bed.fail('move_file', { from: 'removable/a.txt', to: 'readonly/a.txt' })).toMatchObject({
+      code: 'denied',
+      details: { right: 'write', path: 'readonly/a.txt' },
+    });
     expect(await bed.ok('move_file', { from: 'removable/a.txt', to: 'a.txt' })).toEqual({ from: 'removable/a.txt', to: 'a.txt', replaced: false });
   });
 });
