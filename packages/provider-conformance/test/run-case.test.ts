@@ -133,6 +133,7 @@ describe('conformanceCases', () => {
         'making directories',
         'names',
         'reading',
+        'rename',
         'special files',
         'stat',
         'symlinks',
