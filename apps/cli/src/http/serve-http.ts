@@ -87,7 +87,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
     }
   }
 
-  async function handleBody(request: IncomingMessage, response: ServerResponse, session: HttpSession | undefined, taken: { bytes: number }): Promise<void> {
+  async function handleBody(
+    request: IncomingMessage,
+    response: ServerResponse,
+    session: HttpSession | undefined,
+    taken: { bytes: number },
+  ): Promise<void> {
     let body: unknown;
     try {
       const text = (await readBody(request, options.maxRequestBytes, bodies, taken)).toString('utf8');
@@ -102,7 +107,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
         );
       }
       if (error instanceof BodyBudgetSpent) {
-        return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'Server busy: it holds as many request bodies as it may; retry later.'), { connection: 'close', 'retry-after': '1' });
+        return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'Server busy: it holds as many request bodies as it may; retry later.'), {
+          connection: 'close',
+          'retry-after': '1',
+        });
       }
       return sendJson(response, 400, rpcError(JSON_RPC.parseError, 'Parse error: the message is not valid JSON.'));
     }
