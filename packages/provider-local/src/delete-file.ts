@@ -1,5 +1,5 @@
 import { lstatSync, unlinkSync } from 'node:fs';
-import { LibosError, baseName, pathSegments } from '@libos/core';
+import { baseName, pathSegments, providerErrors } from '@libos/core';
 import type { DeleteFileOptions, WorkspacePath } from '@libos/core';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { stepped } from './operation-context.js';
@@ -14,7 +14,7 @@ import { walkParent } from './walk.js';
  */
 export function deleteFile(context: OperationContext, path: WorkspacePath, options: DeleteFileOptions): { readonly deleted: boolean } {
   const segments = pathSegments(path);
-  if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
+  if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const directory = walkParent(context, segments, options.missingOk);
   if (directory === null) return { deleted: false };
   try {

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, realpathSync, statSync, statfsSync } from 'node:fs';
-import { LibosError } from '@libos/core';
+import { LibosError, ROOT_PATH, providerErrors } from '@libos/core';
 import { hostCode } from './map-node-error.js';
 import { OPEN_ROOT } from './host-flags.js';
 
@@ -43,7 +43,7 @@ export class PinnedRoot {
 
   /** Marks one operation in flight; fails once the provider is closed. */
   acquire(): void {
-    if (this.closed) throw new LibosError('provider_failure', 'The provider is closed.', { effect: 'none' });
+    if (this.closed) throw providerErrors.closed(ROOT_PATH, 'local');
     this.inFlight++;
   }
 
