@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_TOOLS } from '@libos/tools';
 import { runLibos, temporaryDirectory } from './support/libos-binary.js';
 
 let workspace: Awaited<ReturnType<typeof temporaryDirectory>>;
@@ -120,11 +121,11 @@ describe('flags and config', () => {
 describe('libos tools', () => {
   it('prints every tool in each ecosystem shape', async () => {
     const mcp = JSON.parse((await runLibos(['tools'])).stdout) as { tools: { name: string; inputSchema: unknown; annotations: unknown }[] };
-    expect(mcp.tools).toHaveLength(10);
+    expect(mcp.tools).toHaveLength(BUILTIN_TOOLS.length);
     expect(mcp.tools[0]).toMatchObject({ inputSchema: { type: 'object' }, annotations: { openWorldHint: false } });
 
     const openai = JSON.parse((await runLibos(['tools', '--format', 'openai'])).stdout) as unknown[];
-    expect(openai).toHaveLength(10);
+    expect(openai).toHaveLength(BUILTIN_TOOLS.length);
     expect(openai[0]).toEqual({
       type: 'function',
       function: { name: expect.any(String), description: expect.any(String), parameters: expect.objectContaining({ type: 'object' }) },

@@ -12,6 +12,7 @@ const TOOL_NAMES = [
   'create_object_from_file',
   'delete_directory',
   'delete_file',
+  'edit_text_file',
   'get_working_directory',
   'read_directory',
   'read_text_file',
@@ -86,6 +87,12 @@ describe('libos mcp over stdio (local provider)', () => {
       bytes_written: 6,
       created: true,
     });
+    expect(expectSuccess(await session.call('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] }))).toMatchObject({
+      path: 'work/a.txt',
+      replacements: 1,
+      diff: '--- a/work/a.txt\n+++ b/work/a.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n',
+      diff_truncated: false,
+    });
     const read = expectSuccess(await session.call('read_text_file', { path: '../hello.txt' }));
     expect(read).toMatchObject({ path: 'hello.txt', content: 'hello from disk\n', encoding: 'utf-8', truncated: false });
     const listing = expectSuccess(await session.call('read_directory', { path: '' }));
@@ -102,7 +109,7 @@ describe('libos mcp over stdio (local provider)', () => {
       path: 'work/sub/copy.txt',
       created: true,
     });
-    expect(await readFile(join(workspace.path, 'work/sub/copy.txt'), 'utf8')).toBe('alpha\n');
+    expect(await readFile(join(workspace.path, 'work/sub/copy.txt'), 'utf8')).toBe('ALPHA\n');
     expect(expectSuccess(await session.call('delete_file', { path: 'a.txt' }))).toEqual({
       path: 'work/a.txt',
       kind: 'file',

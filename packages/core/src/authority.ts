@@ -25,7 +25,10 @@ export interface ApprovalRequest {
   readonly arguments_sha256: string;
   readonly content_bytes: number | null;
   readonly content_sha256: string | null;
-  /** At most 256 characters, control characters escaped. */
+  /**
+   * The start of the content (at most 256 characters), or for an edit its unified diff (at most
+   * 4096 characters); control and invisible characters escaped.
+   */
   readonly preview: string | null;
 }
 
@@ -47,8 +50,21 @@ export interface AccessRequest {
   /** Lowercase hex SHA-256 of the call's arguments JSON, shown to the approver. */
   readonly argumentsSha256: string;
   /** For writes: what would be written, for the approver. */
-  readonly content?: { readonly bytes: Uint8Array };
+  readonly content?: ApprovalContent;
+  /**
+   * For a write whose bytes depend on the file (an edit): called only once the approver is about to
+   * be asked, so a denial or an `allow` never probes early. Undefined means the call would write
+   * nothing (the approver then sees no content fields).
+   */
+  readonly prepareContent?: () => Promise<ApprovalContent | undefined>;
   readonly signal?: AbortSignal;
+}
+
+/** The bytes a write would land and, optionally, a text (an edit's diff) to show in their place as the preview. */
+export interface ApprovalContent {
+  readonly bytes: Uint8Array;
+  /** Shown escaped instead of the bytes' own start; bounded by the approval preview limits. */
+  readonly previewText?: string;
 }
 
 /** Permission for one call, granted before any probe. */
@@ -59,6 +75,13 @@ export interface Permit {
    * uses ran out since `authorize`.
    */
   spend(): void;
+  /**
+   * Whether this call, once authorized, may also use `right` on another path without asking again
+   * and without spending more (a search reading below its root): true when the policy allows it
+   * outright, or only through `ask` or limited grants that already decided this permit. Never asks,
+   * never spends, never throws.
+   */
+  covers(right: Right, path: WorkspacePath, target: TargetKind): boolean;
 }
 
 /**

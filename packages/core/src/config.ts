@@ -16,6 +16,9 @@ export const DEFAULT_BOUNDS = {
   result_max_bytes: 4_194_304,
   objects_max_bytes: 268_435_456,
   objects_max_count: 100_000,
+  edit_max_bytes: 8_388_608,
+  search_results_max: 1_000,
+  search_files_max: 100_000,
 } as const;
 
 /** Every bound, resolved. */

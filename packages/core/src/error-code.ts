@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'decode_failed',
   'too_large',
   'content_conflict',
+  'edit_mismatch',
   'changed_during_operation',
   'result_too_large',
   // Object Memory

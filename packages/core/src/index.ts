@@ -45,6 +45,7 @@ export { checkSignal } from './check-signal.js';
 export { LABELS, labelExceeds } from './authority.js';
 export type {
   AccessRequest,
+  ApprovalContent,
   ApprovalDecision,
   ApprovalRequest,
   Approver,

@@ -12,7 +12,7 @@ export type WorkspacePath = string & { readonly [brand]: 'WorkspacePath' };
 /** The workspace root. */
 export const ROOT_PATH = '.' as WorkspacePath;
 
-/** The longest path input in UTF-8 bytes. */
+/** The longest path in UTF-8 bytes, as given and once joined with the cwd. */
 export const PATH_MAX_BYTES = 4096;
 /** The longest path component in UTF-8 bytes. */
 export const NAME_MAX_BYTES = 255;
@@ -33,8 +33,10 @@ export function utf8ByteLength(text: string): number {
 }
 
 /**
- * Applies the path rules of CONTRACT.md section 2 (rules 1 to 3) to `input`, relative to `cwd`.
- * Throws `invalid_path`, `outside_workspace` or `protected_path`; touches no filesystem.
+ * Applies the path rules of CONTRACT.md section 2 (rules 1 to 3) to `input`, relative to `cwd`, in
+ * their order: rule 1 on the input as given (before any `..` is applied), rule 2, rule 1 again on the
+ * joined canonical path, then rule 3. Throws `invalid_path`, `outside_workspace` or `protected_path`;
+ * touches no filesystem.
  */
 export function resolveWorkspacePath(cwd: WorkspacePath, input: string): WorkspacePath {
   if (input.includes('\0')) throw invalidPath('The path contains a NUL byte.', 'nul');
@@ -44,26 +46,36 @@ export function resolveWorkspacePath(cwd: WorkspacePath, input: string): Workspa
   if (utf8ByteLength(input) > PATH_MAX_BYTES) {
     throw invalidPath(`The path is longer than ${PATH_MAX_BYTES} bytes.`, 'too_long');
   }
-  const segments = cwd === ROOT_PATH ? [] : cwd.split('/');
-  for (const component of input.split('/')) {
+  const components = input.split('/');
+  // Every component is judged before any `..` is applied: `../` and a 256-byte name is invalid,
+  // whatever the cwd, rather than outside the workspace at the root and valid elsewhere.
+  for (const component of components) {
     if (utf8ByteLength(component) > NAME_MAX_BYTES) {
       throw invalidPath(`A path component is longer than ${NAME_MAX_BYTES} bytes.`, 'component_too_long');
     }
+  }
+  const segments = cwd === ROOT_PATH ? [] : cwd.split('/');
+  for (const component of components) {
     if (component === '' || component === '.') continue;
     if (component === '..') {
-      if (segments.length === 0) {
-        throw new LibosError('outside_workspace', 'The path leads outside the workspace.');
-      }
+      if (segments.length === 0) throw new LibosError('outside_workspace', 'The path leads outside the workspace.');
       segments.pop();
-      continue;
+    } else {
+      segments.push(component);
     }
-    // Checked on the input too, so `.git/../x` is refused rather than quietly normalized.
-    if (isGitAlias(component)) {
-      throw new LibosError('protected_path', 'The path names a .git directory, which is protected.');
-    }
-    segments.push(component);
   }
-  return (segments.length === 0 ? ROOT_PATH : segments.join('/')) as WorkspacePath;
+  const canonical = segments.length === 0 ? ROOT_PATH : segments.join('/');
+  // The bound on the joined path is what keeps every cwd and every tree the tools can make within
+  // what the tools themselves can address, and so delete.
+  if (utf8ByteLength(canonical) > PATH_MAX_BYTES) {
+    throw invalidPath(`The path is longer than ${PATH_MAX_BYTES} bytes once joined with the working directory.`, 'canonical_too_long');
+  }
+  // Checked on the input, not only on the result, so `.git/../x` is refused rather than quietly
+  // normalized; the cwd's own components were checked when it was set.
+  if (components.some(isGitAlias)) {
+    throw new LibosError('protected_path', 'The path names a .git directory, which is protected.');
+  }
+  return canonical as WorkspacePath;
 }
 
 /** Returns `value` as a WorkspacePath when it is already canonical (and names no `.git` alias), else null. */

@@ -50,6 +50,40 @@ describe('resolveWorkspacePath', () => {
     expect(codeOf(() => resolveWorkspacePath(cwd, input))).toBe(code);
   });
 
+  it('judges component lengths on the input before any `..` is applied', () => {
+    const long = 'n'.repeat(256);
+    expect(codeOf(() => resolveWorkspacePath(ROOT_PATH, `../${long}`))).toBe('invalid_path');
+    expect(codeOf(() => resolveWorkspacePath(cwd, `x/${long}/..`))).toBe('invalid_path');
+    expect(codeOf(() => resolveWorkspacePath(ROOT_PATH, `../../${'n'.repeat(255)}`))).toBe('outside_workspace');
+  });
+
+  it('refuses above the root before naming .git', () => {
+    expect(codeOf(() => resolveWorkspacePath(ROOT_PATH, '.git/../..'))).toBe('outside_workspace');
+  });
+
+  it('bounds the joined canonical path at 4096 bytes, so no cwd can grow past what the tools address', () => {
+    const deep = `${'d'.repeat(254)}/`.repeat(15) + 'd'.repeat(254); // 16 components, 4079 bytes
+    const deepCwd = resolveWorkspacePath(ROOT_PATH, deep);
+    expect(new TextEncoder().encode(deepCwd).length).toBe(4079);
+    expect(resolveWorkspacePath(deepCwd, 'x'.repeat(16))).toHaveLength(4096);
+    expect(codeOf(() => resolveWorkspacePath(deepCwd, 'x'.repeat(17)))).toBe('invalid_path');
+    expect(resolveWorkspacePath(deepCwd, `../${'x'.repeat(200)}`)).toHaveLength(4079 - 254 + 200);
+    // Repeated relative steps, as repeated set_working_directory calls would take them, stop at the bound.
+    let current = ROOT_PATH;
+    let steps = 0;
+    for (;;) {
+      try {
+        current = resolveWorkspacePath(current, 'ab');
+      } catch (error) {
+        expect(LibosError.is(error, 'invalid_path')).toBe(true);
+        break;
+      }
+      steps++;
+    }
+    expect(steps).toBe(1365);
+    expect(new TextEncoder().encode(current).length).toBeLessThanOrEqual(4096);
+  });
+
   it('checks NUL before anything else', () => {
     expect(codeOf(() => resolveWorkspacePath(cwd, '/../\0'))).toBe('invalid_path');
   });

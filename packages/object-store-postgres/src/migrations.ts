@@ -6,39 +6,40 @@ export interface Migration {
   sql(schema: string): string;
 }
 
-// Text columns cannot hold NUL, and a name or a payload can: every name, namespace and grant key
-// is the bytea of its UTF-8, and a payload is the bytea of its compact JSON (see the README).
+// Text columns cannot hold NUL, and a name, a payload or a ledger key can: each is the bytea of
+// its UTF-8, and a payload is the bytea of its compact JSON (see the README). Every text column
+// holds only values the store itself checks (oids, types, labels). Names and keys may be far longer
+// than a btree entry can hold (about 2.7 kB), so the unique indexes are on their SHA-256, and every
+// lookup compares the bytes themselves too.
 const v1: Migration = {
   version: 1,
-  description: 'hosts with leases, namespaces, Objects with a unique name per namespace, usage counters, grant uses',
+  description: 'namespaces with leases, Objects with a unique name per namespace, usage counters, the uses ledger',
   sql: (s) => `
-    CREATE TABLE ${s}.hosts (
-      host_id text PRIMARY KEY,
-      lease_expires_at timestamptz NOT NULL
-    );
-
     CREATE TABLE ${s}.namespaces (
-      name bytea PRIMARY KEY,
-      -- Set for a process:<pid> namespace: it lives as long as its host's lease.
-      host_id text REFERENCES ${s}.hosts (host_id) ON DELETE CASCADE,
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      name bytea NOT NULL,
+      -- Set for a process:<pid> namespace: past it, the namespace and its Objects are gone.
+      lease_expires_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now()
     );
-    CREATE INDEX namespaces_host_id ON ${s}.namespaces (host_id) WHERE host_id IS NOT NULL;
+    CREATE UNIQUE INDEX namespaces_name ON ${s}.namespaces ((sha256(name)));
+    CREATE INDEX namespaces_lease_expires_at ON ${s}.namespaces (lease_expires_at) WHERE lease_expires_at IS NOT NULL;
 
     CREATE TABLE ${s}.objects (
-      seq bigserial NOT NULL,
+      seq bigint GENERATED ALWAYS AS IDENTITY,
       oid text PRIMARY KEY,
-      namespace bytea NOT NULL REFERENCES ${s}.namespaces (name) ON DELETE CASCADE,
+      namespace_id bigint NOT NULL REFERENCES ${s}.namespaces (id) ON DELETE CASCADE,
       name bytea NOT NULL,
       type text NOT NULL,
       label text NOT NULL,
       payload bytea NOT NULL,
-      created_at timestamptz NOT NULL,
-      created_by text NOT NULL
+      payload_bytes bigint NOT NULL CHECK (payload_bytes >= 0),
+      created_at bytea NOT NULL,
+      created_by bytea NOT NULL
     );
     -- This index, not a read before the write, decides which of two creators gets a name.
-    CREATE UNIQUE INDEX objects_namespace_name ON ${s}.objects (namespace, name);
-    CREATE INDEX objects_namespace_seq ON ${s}.objects (namespace, seq);
+    CREATE UNIQUE INDEX objects_namespace_name ON ${s}.objects (namespace_id, (sha256(name)));
+    CREATE INDEX objects_namespace_seq ON ${s}.objects (namespace_id, seq);
 
     -- What the live Objects take, kept by the triggers below whatever removes them (a dropped
     -- namespace, an expired lease, a cascade), so a quota check reads one row.
@@ -52,14 +53,14 @@ const v1: Migration = {
     CREATE FUNCTION ${s}.count_inserted_objects() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
       UPDATE ${s}.usage SET objects = objects + counted.n, bytes = bytes + counted.b
-        FROM (SELECT count(*) AS n, coalesce(sum(octet_length(payload)), 0) AS b FROM inserted) AS counted
+        FROM (SELECT count(*) AS n, coalesce(sum(payload_bytes), 0) AS b FROM inserted) AS counted
         WHERE counted.n > 0;
       RETURN NULL;
     END $fn$;
     CREATE FUNCTION ${s}.count_deleted_objects() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
       UPDATE ${s}.usage SET objects = objects - counted.n, bytes = bytes - counted.b
-        FROM (SELECT count(*) AS n, coalesce(sum(octet_length(payload)), 0) AS b FROM deleted) AS counted
+        FROM (SELECT count(*) AS n, coalesce(sum(payload_bytes), 0) AS b FROM deleted) AS counted
         WHERE counted.n > 0;
       RETURN NULL;
     END $fn$;
@@ -75,37 +76,62 @@ const v1: Migration = {
     CREATE TRIGGER objects_immutable BEFORE UPDATE ON ${s}.objects
       FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_object_update();
 
-    -- One statement creates an Object: the namespace is locked against a concurrent drop, the
-    -- unique index settles the name, and the quota is checked on the counters this insert moved
-    -- (their row lock is held to commit, so two creators cannot both fit in the last slot).
+    -- One statement creates an Object: the namespace (live) is locked against a concurrent drop,
+    -- the unique index settles the name, and the quotas are checked on the counters this insert
+    -- moved; their row lock is held to commit, so two creators cannot both fit in the last slot.
+    -- A quota refusal raises, which rolls the insert back.
     CREATE FUNCTION ${s}.create_object(
       p_oid text, p_namespace bytea, p_name bytea, p_type text, p_label text, p_payload bytea,
-      p_created_at timestamptz, p_created_by text, p_max_objects bigint, p_max_bytes bigint
+      p_payload_bytes bigint, p_created_at bytea, p_created_by bytea, p_max_objects bigint, p_max_bytes bigint
     ) RETURNS text LANGUAGE plpgsql AS $fn$
     DECLARE
+      found_namespace bigint;
       used_objects bigint;
       used_bytes bigint;
     BEGIN
-      PERFORM 1 FROM ${s}.namespaces WHERE name = p_namespace FOR KEY SHARE;
+      SELECT id INTO found_namespace FROM ${s}.namespaces
+        WHERE sha256(name) = sha256(p_namespace) AND name = p_namespace AND (lease_expires_at IS NULL OR lease_expires_at >= now())
+        FOR KEY SHARE;
       IF NOT FOUND THEN RETURN 'namespace_not_found'; END IF;
-      INSERT INTO ${s}.objects (oid, namespace, name, type, label, payload, created_at, created_by)
-        VALUES (p_oid, p_namespace, p_name, p_type, p_label, p_payload, p_created_at, p_created_by)
-        ON CONFLICT (namespace, name) DO NOTHING;
+      INSERT INTO ${s}.objects (oid, namespace_id, name, type, label, payload, payload_bytes, created_at, created_by)
+        VALUES (p_oid, found_namespace, p_name, p_type, p_label, p_payload, p_payload_bytes, p_created_at, p_created_by)
+        ON CONFLICT (namespace_id, (sha256(name))) DO NOTHING;
       IF NOT FOUND THEN RETURN 'name_taken'; END IF;
       SELECT objects, bytes INTO used_objects, used_bytes FROM ${s}.usage;
-      IF used_objects > p_max_objects OR used_bytes > p_max_bytes THEN
+      IF (used_objects > p_max_objects OR used_bytes > p_max_bytes)
+         AND EXISTS (SELECT 1 FROM ${s}.namespaces WHERE lease_expires_at < now()) THEN
+        -- Objects of expired process namespaces are not live: drop them before refusing.
+        DELETE FROM ${s}.namespaces WHERE lease_expires_at < now();
+        SELECT objects, bytes INTO used_objects, used_bytes FROM ${s}.usage;
+      END IF;
+      IF used_objects > p_max_objects THEN
         RAISE EXCEPTION 'libOS Object quota exceeded' USING ERRCODE = 'LQ001',
-          DETAIL = format('%s objects, %s bytes', used_objects, used_bytes);
+          DETAIL = format('%s %s', used_objects - 1, used_bytes - p_payload_bytes);
+      END IF;
+      IF used_bytes > p_max_bytes THEN
+        RAISE EXCEPTION 'libOS Object quota exceeded' USING ERRCODE = 'LQ002',
+          DETAIL = format('%s %s', used_objects - 1, used_bytes - p_payload_bytes);
       END IF;
       RETURN 'created';
     END $fn$;
 
-    CREATE TABLE ${s}.grant_uses (
-      policy_id bytea NOT NULL,
-      grant_key bytea NOT NULL,
-      spent bigint NOT NULL CHECK (spent >= 0),
-      PRIMARY KEY (policy_id, grant_key)
+    -- Declares a namespace, or (with a lease) a process namespace whose lease starts or renews.
+    -- An expired namespace of that name is dropped first, so its Objects never come back.
+    CREATE FUNCTION ${s}.declare_namespace(p_name bytea, p_lease_ms double precision) RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      DELETE FROM ${s}.namespaces WHERE sha256(name) = sha256(p_name) AND lease_expires_at < now();
+      INSERT INTO ${s}.namespaces AS n (name, lease_expires_at)
+        VALUES (p_name, CASE WHEN p_lease_ms IS NULL THEN NULL ELSE now() + make_interval(secs => p_lease_ms / 1000) END)
+        ON CONFLICT ((sha256(name))) DO UPDATE SET lease_expires_at = EXCLUDED.lease_expires_at
+          WHERE n.lease_expires_at IS NOT NULL AND EXCLUDED.lease_expires_at IS NOT NULL;
+    END $fn$;
+
+    -- The uses ledger: a key (policy and grant, made by the runtime) and how many uses are spent.
+    CREATE TABLE ${s}.uses (
+      key bytea NOT NULL,
+      spent bigint NOT NULL CHECK (spent >= 0)
     );
+    CREATE UNIQUE INDEX uses_key ON ${s}.uses ((sha256(key)));
   `,
 };
 

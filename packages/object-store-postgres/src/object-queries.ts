@@ -1,128 +1,146 @@
-import type { Pool } from 'pg';
 import type { MemoryObject } from '@libos/object-memory';
+import type { Pool } from 'pg';
 import { OBJECT_COLUMNS, objectFromRow, type ObjectRow } from './object-rows.js';
 import { utf8Bytes, utf8Text } from './utf8.js';
 
-// Every query is a named prepared statement (parsed once per connection); names carry the schema
-// so two stores on one pool never share a statement name with different text.
+// Every query is a named prepared statement (parsed once per connection); names carry the schema,
+// so two stores on one pool never share a statement name with different text. A name is found by
+// its SHA-256 (what the unique indexes hold) and then compared byte for byte. "Live" means a
+// declared namespace, or a process namespace whose lease has not expired, judged by the database's
+// clock so that hosts whose clocks disagree still agree on what expired.
+const NAMED = (column: string, parameter: string) => `sha256(${column}) = sha256(${parameter}) AND ${column} = ${parameter}`;
+const LIVE = '(n.lease_expires_at IS NULL OR n.lease_expires_at >= now())';
 
-/** Makes a declared namespace exist (idempotent). */
-export async function insertNamespace(pool: Pool, schema: string, namespace: string, hostId: string | null): Promise<void> {
+/** Declares a namespace; with `leaseMs`, a process namespace whose lease starts or renews. */
+export async function declareNamespace(pool: Pool, schema: string, namespace: string, leaseMs: number | null): Promise<void> {
   await pool.query({
-    name: `${schema}.insert_namespace`,
-    text: `INSERT INTO ${schema}.namespaces (name, host_id) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
-    values: [utf8Bytes(namespace), hostId],
+    name: `${schema}.declare_namespace`,
+    text: `SELECT ${schema}.declare_namespace($1, $2)`,
+    values: [utf8Bytes(namespace), leaseMs],
   });
 }
 
-/** Whether the namespace exists. */
+/** Whether the namespace is live. */
 export async function namespaceExists(pool: Pool, schema: string, namespace: string): Promise<boolean> {
   const { rowCount } = await pool.query({
     name: `${schema}.namespace_exists`,
-    text: `SELECT 1 FROM ${schema}.namespaces WHERE name = $1`,
+    text: `SELECT 1 FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} AND ${LIVE}`,
     values: [utf8Bytes(namespace)],
   });
   return rowCount === 1;
 }
 
-/** Every namespace's name, sorted as JavaScript sorts strings (the in-memory store's order). */
+/** Every live namespace, sorted by code point (bytea compares UTF-8 bytes, which sort the same). */
 export async function selectNamespaces(pool: Pool, schema: string): Promise<string[]> {
-  const { rows } = await pool.query<{ name: Buffer }>({ name: `${schema}.select_namespaces`, text: `SELECT name FROM ${schema}.namespaces` });
-  return rows.map((row) => utf8Text(row.name)).sort();
+  const { rows } = await pool.query<{ name: Buffer }>({
+    name: `${schema}.select_namespaces`,
+    text: `SELECT n.name FROM ${schema}.namespaces n WHERE ${LIVE} ORDER BY n.name`,
+  });
+  return rows.map((row) => utf8Text(row.name));
 }
 
 /**
  * Removes a namespace; the cascade removes its Objects and the usage triggers give back their
- * share of the quotas. Returns how many Objects went (0 when the namespace did not exist).
+ * share of the quotas. Returns how many Objects of a live namespace went (0 when it was not live).
  */
 export async function deleteNamespace(pool: Pool, schema: string, namespace: string): Promise<number> {
   // The count reads the snapshot from before the delete; the delete's row lock waits for any
   // creator still inserting into the namespace, so what it counts is what the cascade removes.
   const { rows } = await pool.query<{ dropped: string }>({
     name: `${schema}.delete_namespace`,
-    text: `WITH gone AS (DELETE FROM ${schema}.namespaces WHERE name = $1 RETURNING name)
-           SELECT count(o.oid) AS dropped FROM gone LEFT JOIN ${schema}.objects o ON o.namespace = gone.name`,
+    text: `WITH gone AS (DELETE FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} RETURNING n.id, ${LIVE} AS live)
+           SELECT count(o.oid) AS dropped FROM gone LEFT JOIN ${schema}.objects o ON o.namespace_id = gone.id WHERE gone.live`,
     values: [utf8Bytes(namespace)],
   });
   return Number(rows[0]?.dropped ?? 0);
 }
 
-/** What `create_object` needs; `payloadJson` is the payload's compact JSON. */
-export interface ObjectInsert {
-  readonly oid: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly type: string;
-  readonly label: string;
-  readonly payloadJson: string;
-  readonly createdAt: Date;
-  readonly createdBy: string;
-  readonly maxObjectsCount: number;
-  readonly maxObjectsBytes: number;
+/**
+ * Renews the leases of live process namespaces and drops every expired one with its Objects, in
+ * one statement (`now()` is fixed for the statement, so no row is both renewed and dropped).
+ */
+export async function renewLeases(pool: Pool, schema: string, namespaces: readonly string[], leaseMs: number): Promise<void> {
+  await pool.query({
+    name: `${schema}.renew_leases`,
+    text: `WITH swept AS (DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now() RETURNING id)
+           UPDATE ${schema}.namespaces SET lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+             WHERE sha256(name) IN (SELECT sha256(wanted) FROM unnest($1::bytea[]) AS wanted)
+               AND name = ANY($1::bytea[]) AND lease_expires_at >= now()`,
+    values: [namespaces.map(utf8Bytes), leaseMs],
+  });
 }
 
-/** How a create ended; a quota refusal arrives as the database error `LQ001` instead. */
+/** Drops every expired process namespace with its Objects. */
+export async function sweepExpired(pool: Pool, schema: string): Promise<void> {
+  await pool.query({ name: `${schema}.sweep_expired`, text: `DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now()` });
+}
+
+/** How a create ended; a quota refusal arrives as the database error `LQ001` (count) or `LQ002` (bytes). */
 export type CreateOutcome = 'created' | 'name_taken' | 'namespace_not_found';
 
-/** Creates one Object in one statement (the `create_object` function of the schema). */
-export async function insertObject(pool: Pool, schema: string, object: ObjectInsert): Promise<CreateOutcome> {
+/** Creates one Object in one statement (the schema's `create_object` function). */
+export async function insertObject(
+  pool: Pool,
+  schema: string,
+  object: MemoryObject,
+  payloadBytes: number,
+  quota: { readonly maxObjectsCount: number; readonly maxObjectsBytes: number },
+): Promise<CreateOutcome> {
   const { rows } = await pool.query<{ outcome: CreateOutcome }>({
     name: `${schema}.create_object`,
-    text: `SELECT ${schema}.create_object($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS outcome`,
+    text: `SELECT ${schema}.create_object($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS outcome`,
     values: [
       object.oid,
       utf8Bytes(object.namespace),
       utf8Bytes(object.name),
       object.type,
       object.label,
-      utf8Bytes(object.payloadJson),
-      object.createdAt,
-      object.createdBy,
-      object.maxObjectsCount,
-      object.maxObjectsBytes,
+      // JSON.stringify escapes lone surrogates and control characters (NUL included), so this
+      // text is well-formed and its UTF-8 gives back exactly this payload, key order included.
+      utf8Bytes(JSON.stringify(object.payload)),
+      payloadBytes,
+      utf8Bytes(object.created_at),
+      utf8Bytes(object.created_by),
+      quota.maxObjectsCount,
+      quota.maxObjectsBytes,
     ],
   });
   return rows[0]!.outcome;
 }
 
-/** The namespace's Object of that name: `undefined` when there is none, `null` when the namespace does not exist. */
-export async function selectObject(pool: Pool, schema: string, namespace: string, name: string): Promise<MemoryObject | undefined | null> {
-  const { rows } = await pool.query<ObjectRow | { oid: null }>({
+const FROM_LIVE = (schema: string) => `${schema}.objects o JOIN ${schema}.namespaces n ON n.id = o.namespace_id`;
+
+/** The live Object of that name in a live namespace. */
+export async function selectObject(pool: Pool, schema: string, namespace: string, name: string): Promise<MemoryObject | undefined> {
+  const { rows } = await pool.query<ObjectRow>({
     name: `${schema}.select_object`,
-    text: `SELECT ${OBJECT_COLUMNS} FROM ${schema}.namespaces n
-             LEFT JOIN ${schema}.objects o ON o.namespace = n.name AND o.name = $2
-           WHERE n.name = $1`,
+    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${NAMED('o.name', '$2')} AND ${LIVE}`,
     values: [utf8Bytes(namespace), utf8Bytes(name)],
   });
-  const row = rows[0];
-  if (row === undefined) return null;
-  return row.oid === null ? undefined : objectFromRow(row as ObjectRow);
+  return rows[0] === undefined ? undefined : objectFromRow(rows[0]);
 }
 
-/** The Object with that oid, in any namespace. */
+/** The live Object with that oid, in any live namespace. */
 export async function selectObjectByOid(pool: Pool, schema: string, oid: string): Promise<MemoryObject | undefined> {
   const { rows } = await pool.query<ObjectRow>({
     name: `${schema}.select_object_by_oid`,
-    text: `SELECT ${OBJECT_COLUMNS} FROM ${schema}.objects o WHERE o.oid = $1`,
+    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE o.oid = $1 AND ${LIVE}`,
     values: [oid],
   });
   return rows[0] === undefined ? undefined : objectFromRow(rows[0]);
 }
 
-/** The namespace's Objects in creation order, or `null` when the namespace does not exist. */
-export async function selectObjects(pool: Pool, schema: string, namespace: string): Promise<MemoryObject[] | null> {
-  const { rows } = await pool.query<ObjectRow | { oid: null }>({
-    name: `${schema}.select_objects`,
-    text: `SELECT ${OBJECT_COLUMNS} FROM ${schema}.namespaces n
-             LEFT JOIN ${schema}.objects o ON o.namespace = n.name
-           WHERE n.name = $1 ORDER BY o.seq`,
+/** The names of a live namespace's Objects in creation order. */
+export async function selectNames(pool: Pool, schema: string, namespace: string): Promise<string[]> {
+  const { rows } = await pool.query<{ name: Buffer }>({
+    name: `${schema}.select_names`,
+    text: `SELECT o.name FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${LIVE} ORDER BY o.seq`,
     values: [utf8Bytes(namespace)],
   });
-  if (rows.length === 0) return null;
-  return rows.filter((row): row is ObjectRow => row.oid !== null).map(objectFromRow);
+  return rows.map((row) => utf8Text(row.name));
 }
 
-/** What the live Objects take: their count and the UTF-8 bytes of their payloads' JSON. */
+/** What the live Objects take: their count and the sum of their payload bytes. */
 export async function selectUsage(pool: Pool, schema: string): Promise<{ objects: number; bytes: number }> {
   const { rows } = await pool.query<{ objects: string; bytes: string }>({
     name: `${schema}.select_usage`,

@@ -3,9 +3,9 @@ import { OID_PATTERN, freezeJsonCopy, isObjectType, type MemoryObject } from '@l
 import { utf8Text } from './utf8.js';
 
 /** The columns every Object query selects, in the shape `objectFromRow` reads. */
-export const OBJECT_COLUMNS = 'o.oid, o.namespace, o.name, o.type, o.label, o.payload, o.created_at, o.created_by';
+export const OBJECT_COLUMNS = 'o.oid, n.name AS namespace, o.name, o.type, o.label, o.payload, o.created_at, o.created_by';
 
-/** One row of those columns as node-postgres returns it (bytea as Buffer, timestamptz as Date). */
+/** One row of those columns as node-postgres returns it (bytea as Buffer). */
 export interface ObjectRow {
   readonly oid: string;
   readonly namespace: Buffer;
@@ -13,8 +13,8 @@ export interface ObjectRow {
   readonly type: string;
   readonly label: string;
   readonly payload: Buffer;
-  readonly created_at: Date;
-  readonly created_by: string;
+  readonly created_at: Buffer;
+  readonly created_by: Buffer;
 }
 
 /** The immutable Object a row holds; the payload is parsed from its stored JSON and frozen. */
@@ -33,7 +33,7 @@ export function objectFromRow(row: ObjectRow): MemoryObject {
     type: row.type,
     payload: freezeJsonCopy(JSON.parse(utf8Text(row.payload))),
     label: row.label as Label,
-    created_at: row.created_at.toISOString(),
-    created_by: row.created_by,
+    created_at: utf8Text(row.created_at),
+    created_by: utf8Text(row.created_by),
   });
 }

@@ -17,7 +17,7 @@ describePostgres('migrations', () => {
       `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
       [schema],
     );
-    expect(tables.rows.map((row) => row.table_name)).toEqual(['grant_uses', 'hosts', 'namespaces', 'objects', 'schema_migrations', 'usage']);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(['namespaces', 'objects', 'schema_migrations', 'usage', 'uses']);
   });
 
   it('apply only the steps a schema lacks, and roll back a failing step whole', async () => {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, inject, onTestFinished } from 'vitest';
+import type { ObjectStoreV1 } from '@libos/object-memory';
+import { createPostgresObjectStore, type PostgresObjectStoreOptions } from '../src/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,4 +42,13 @@ export function testPool(max = 4): pg.Pool {
   pool.on('error', () => undefined);
   onTestFinished(() => pool.end());
   return pool;
+}
+
+/** A store on the test server in `schema`, closed when the test ends. */
+export async function testStore(schema: string, options: Omit<PostgresObjectStoreOptions, 'connectionString' | 'pool' | 'schema'> & { pool?: pg.Pool } = {}): Promise<ObjectStoreV1> {
+  const store = await createPostgresObjectStore(
+    options.pool === undefined ? { ...options, connectionString: postgresUrl, schema } : { ...options, schema },
+  );
+  onTestFinished(() => store.close().catch(() => undefined));
+  return store;
 }

@@ -39,6 +39,8 @@ export interface ConformanceCase {
   readonly group: string;
   readonly name: string;
   readonly requires: CaseRequirements;
+  /** How many times the run's per-case deadline this case may take (1 unless it says more). */
+  readonly timeoutScale: number;
   run(context: CaseContext): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export function defineCase(
   name: string,
   run: (context: CaseContext) => Promise<void>,
   requires: CaseRequirements = {},
+  timeoutScale = 1,
 ): ConformanceCase {
-  return { id: `${group} > ${name}`, group, name, requires, run };
+  return { id: `${group} > ${name}`, group, name, requires, timeoutScale, run };
 }

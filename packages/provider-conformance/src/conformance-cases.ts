@@ -9,6 +9,7 @@ import { listingCases } from './cases/listing-cases.js';
 import { nameCases } from './cases/name-cases.js';
 import { readCases } from './cases/read-cases.js';
 import { specialFileCases } from './cases/special-file-cases.js';
+import { stagingCases } from './cases/staging-cases.js';
 import { statCases } from './cases/stat-cases.js';
 import { writeCases } from './cases/write-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
@@ -34,6 +35,7 @@ export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
   ...nameCases,
   ...atomicReplaceCases,
   ...exclusiveCreateCases,
+  ...stagingCases,
   ...directoryCases,
   ...deleteFileCases,
   ...deleteDirectoryCases,

@@ -41,7 +41,7 @@ export function describeProvider(name: string, factory: ProviderFactory, options
               if (outcome.status === 'skipped') context.skip(outcome.reason);
               if (outcome.status === 'failed') throw outcome.error;
             },
-            timeoutMs + 2000,
+            timeoutMs * testCase.timeoutScale + 2000,
           );
         }
       });

@@ -23,7 +23,7 @@ export const DEFAULT_CASE_TIMEOUT_MS = 5000;
  * provider and runs the factory's cleanups (last registered first) whatever happens.
  */
 export async function runCase(testCase: ConformanceCase, factory: ProviderFactory, options: RunCaseOptions = {}): Promise<CaseOutcome> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
+  const timeoutMs = (options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS) * testCase.timeoutScale;
   const cleanups: Array<() => void | Promise<void>> = [];
   const factoryContext: FactoryContext = { onCleanup: (cleanup) => void cleanups.push(cleanup) };
   let outcome: CaseOutcome = { status: 'passed' };

@@ -4,8 +4,9 @@ import type { ConformanceCase } from '../src/index.js';
 import { brokenProviders as firstBrokenProviders } from './broken-providers.js';
 import { moreBrokenProviders } from './more-broken-providers.js';
 import { memfsTestbed } from './memfs-testbed.js';
+import { stagingBrokenProviders } from './staging-broken-providers.js';
 
-const brokenProviders = [...firstBrokenProviders, ...moreBrokenProviders];
+const brokenProviders = [...firstBrokenProviders, ...moreBrokenProviders, ...stagingBrokenProviders];
 const byId = new Map(conformanceCases.map((testCase) => [testCase.id, testCase]));
 
 function caseFor(id: string): ConformanceCase {

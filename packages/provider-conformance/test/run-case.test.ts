@@ -136,6 +136,7 @@ describe('conformanceCases', () => {
         'special files',
         'stat',
         'symlinks',
+        'temporaries',
         'writing',
       ].sort(),
     );

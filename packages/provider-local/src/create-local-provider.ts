@@ -1,5 +1,5 @@
-import { LibosError } from '@libos/core';
-import type { FileSystemProviderV1, ProviderCapabilities, WorkspacePath } from '@libos/core';
+import { LibosError, pathSegments } from '@libos/core';
+import type { FileSystemProviderV1, PathStatus, ProviderCapabilities, WorkspacePath } from '@libos/core';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { FdPaths } from './fd-paths.js';
@@ -11,7 +11,10 @@ import { mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
 import { PinnedRoot } from './pinned-root.js';
 import { readFile } from './read-file.js';
+import { isReservedName, namesReserved, refuseReserved } from './reserved-names.js';
+import { StagingArea } from './staging-area.js';
 import { statPath } from './stat-path.js';
+import { walk } from './walk.js';
 import { writeFile } from './write-file.js';
 
 const capabilities: ProviderCapabilities = {
@@ -34,12 +37,13 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
   const procFdDirectory = hooks.procFdDirectory ?? '/proc/self/fd';
   const root = new PinnedRoot(options.root, procFdDirectory);
   const paths = new FdPaths(procFdDirectory);
+  const staging = new StagingArea(root, paths);
 
   // Every call holds a reference on the root for as long as any of its host calls may run.
   async function run<T>(operation: string, path: WorkspacePath, body: (context: OperationContext) => T | Promise<T>): Promise<T> {
     root.acquire();
     try {
-      return await body({ root, paths, hooks, operation });
+      return await body({ root, paths, staging, hooks, operation });
     } catch (error) {
       // Host errors are classified where they happen; one that escaped may have changed something.
       throw LibosError.is(error) ? error : mapNodeError(error, path, 'unknown');
@@ -52,25 +56,57 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
     specificationVersion: 'v1',
     name: 'local',
     capabilities,
-    stat: (path) => run('stat', path, (context) => statPath(context, path)),
-    listDirectory: (path, listOptions) => run('listDirectory', path, (context) => listDirectory(context, path, listOptions)),
-    readFile: (path, readOptions) => run('readFile', path, (context) => readFile(context, path, readOptions)),
+    // A path through the reserved staging name is answered before any host call: it never exists.
+    stat: (path) =>
+      run('stat', path, (context) => (namesReserved(path) ? reservedStatus(context, path) : statPath(context, path))),
+    listDirectory: (path, listOptions) =>
+      run('listDirectory', path, (context) => (refuseIfReserved(path, false), listDirectory(context, path, listOptions))),
+    readFile: (path, readOptions) => run('readFile', path, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),
     writeFile: (path, bytes, writeOptions) =>
-      run('writeFile', path, (context) => writeFile(context, path, bytes, writeOptions)),
-    makeDirectory: (path, makeOptions) => run('makeDirectory', path, (context) => makeDirectory(context, path, makeOptions)),
-    deleteFile: (path, deleteOptions) => run('deleteFile', path, (context) => deleteFile(context, path, deleteOptions)),
+      run('writeFile', path, (context) => (refuseIfReserved(path, true), writeFile(context, path, bytes, writeOptions))),
+    makeDirectory: (path, makeOptions) =>
+      run('makeDirectory', path, (context) => (refuseIfReserved(path, true), makeDirectory(context, path, makeOptions))),
+    deleteFile: (path, deleteOptions) =>
+      run('deleteFile', path, (context) =>
+        namesReserved(path) ? missingOr(deleteOptions.missingOk, path) : deleteFile(context, path, deleteOptions),
+      ),
     deleteDirectory: (path, deleteOptions) =>
-      run('deleteDirectory', path, (context) => deleteDirectory(context, path, deleteOptions)),
+      run('deleteDirectory', path, (context) =>
+        namesReserved(path) ? missingOr(deleteOptions.missingOk, path) : deleteDirectory(context, path, deleteOptions),
+      ),
     hostPath(path) {
       root.acquire();
       try {
-        return hostPathOf({ root, paths, hooks, operation: 'hostPath' }, path);
+        refuseIfReserved(path, false);
+        return hostPathOf({ root, paths, staging, hooks, operation: 'hostPath' }, path);
       } catch (error) {
         throw mapNodeError(error, path);
       } finally {
         root.release();
       }
     },
-    close: () => root.close(),
+    close: async () => {
+      await root.close();
+      staging.close();
+    },
   };
+}
+
+function refuseIfReserved(path: WorkspacePath, creates: boolean): void {
+  if (namesReserved(path)) throw refuseReserved(path, creates);
+}
+
+function missingOr(missingOk: boolean, path: WorkspacePath): { readonly deleted: boolean } {
+  if (missingOk) return { deleted: false };
+  throw refuseReserved(path, false);
+}
+
+// As stat reports a missing name: the directories before the reserved component are walked as
+// for any path, then the reserved name is `missing` as the last component and `not_found` below it.
+function reservedStatus(context: OperationContext, path: WorkspacePath): PathStatus {
+  const segments = pathSegments(path);
+  const first = segments.findIndex(isReservedName);
+  walk(context, segments.slice(0, first)).directory.release();
+  if (first === segments.length - 1) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
+  throw refuseReserved(path, false);
 }

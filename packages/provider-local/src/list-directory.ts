@@ -7,6 +7,7 @@ import { hostCode, mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
 import { compareNames, shownName, sortKey } from './listed-names.js';
 import type { ByteString, NameRecord } from './listed-names.js';
+import { isReservedName } from './reserved-names.js';
 import { walk } from './walk.js';
 import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
@@ -23,7 +24,10 @@ export async function listDirectory(
   const { directory } = walk(context, pathSegments(path));
   try {
     const kept = new SmallestItems<NameRecord>(options.limit, compareNames);
-    await scanNames(context, directory.fd, path, (raw) => kept.offer({ raw, key: sortKey(raw) }));
+    await scanNames(context, directory.fd, path, (raw) => {
+      // The staging directory (and everything of a write in progress) is never listed.
+      if (!isReservedName(raw)) kept.offer({ raw, key: sortKey(raw) });
+    });
     const entries: DirectoryEntry[] = [];
     for (const { raw } of kept.sorted()) {
       let status;

@@ -2,11 +2,13 @@ import type { WorkspacePath } from '@libos/core';
 import type { FdPaths } from './fd-paths.js';
 import type { LocalProviderTestingHooks } from './local-provider-options.js';
 import type { PinnedRoot } from './pinned-root.js';
+import type { StagingArea } from './staging-area.js';
 
-/** What every operation needs: the pinned root, the fd path builder, the hooks, its own name. */
+/** What every operation needs: the pinned root, the fd path builder, the staging area, the hooks, its own name. */
 export interface OperationContext {
   readonly root: PinnedRoot;
   readonly paths: FdPaths;
+  readonly staging: StagingArea;
   readonly hooks: LocalProviderTestingHooks;
   readonly operation: string;
 }

@@ -157,3 +157,17 @@ export function trackTestbeds(): <Bed extends { sandbox: Sandbox; provider: File
     return bed;
   };
 }
+
+/** The provider's staging directory at the root, where every write stages its temporary. */
+export const STAGING = '.libos-staging';
+
+/**
+ * Names in a host directory as `readdirSync` gives them, leaving out the root's staging directory
+ * only while it is empty: a temporary left behind still shows, as the directory or inside it.
+ */
+export function hostNames(directory: string, options: { recursive?: boolean } = {}): string[] {
+  const names = readdirSync(directory, { recursive: options.recursive ?? false, encoding: 'utf8' });
+  const staging = join(directory, STAGING);
+  const emptyStaging = lstatQuietly(staging)?.isDirectory() === true && readdirSync(staging).length === 0;
+  return names.filter((name) => !(emptyStaging && name === STAGING)).sort();
+}

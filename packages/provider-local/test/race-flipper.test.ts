@@ -112,6 +112,19 @@ describe('a directory flipping with a link to the outside, under load', { timeou
     expectBothOutcomes(tally);
   });
 
+  it('edits never read or change outside bytes', async () => {
+    const tally = await race(
+      () => undefined,
+      async (_process, _round, call) => {
+        await call('write_text_file', { path: 'zone/x/c/f.txt', content: 'INSIDE' });
+        // An edit through the link would show OUTSIDE in its diff and change the outside file.
+        await call('edit_text_file', { path: 'zone/x/c/f.txt', edits: [{ old_text: 'SIDE', new_text: 'SIDE edited' }] });
+        await call('edit_text_file', { path: 'zone/x/secret.txt', edits: [{ old_text: 'SIDE', new_text: 'SIDE' }] });
+      },
+    );
+    expectBothOutcomes(tally);
+  });
+
   it('recursive deletes never delete outside', async () => {
     const tally = await race(
       () => undefined,

@@ -151,6 +151,7 @@ function createContext(
           return context.argumentsSha256;
         },
         ...(request.content === undefined ? {} : { content: request.content }),
+        ...(request.prepareContent === undefined ? {} : { prepareContent: request.prepareContent }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     },

@@ -1,4 +1,5 @@
 import type {
+  ApprovalContent,
   Authority,
   Bounds,
   FileSystemProviderV1,
@@ -35,7 +36,9 @@ export interface ToolContext {
     readonly right: Right;
     readonly path: WorkspacePath;
     readonly target: TargetKind;
-    readonly content?: { readonly bytes: Uint8Array };
+    readonly content?: ApprovalContent;
+    /** Computes what an edit would land, only when an approver is about to be asked. */
+    readonly prepareContent?: () => Promise<ApprovalContent | undefined>;
   }): Promise<Permit>;
 }
 

@@ -11,6 +11,8 @@ const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] =
   ['read_text_file', { path: 'private/f.txt' }],
   ['write_text_file', { path: 'private/f.txt', content: 'new text' }],
   ['write_text_file', { path: 'private/d', content: 'x', overwrite: false }],
+  ['edit_text_file', { path: 'private/f.txt', edits: [{ old_text: 'private', new_text: 'changed' }] }],
+  ['edit_text_file', { path: 'private/d', edits: [{ old_text: 'x', new_text: 'y' }] }],
   ['write_directory', { path: 'private/d', exist_ok: false }],
   ['delete_file', { path: 'private/f.txt' }],
   ['delete_file', { path: 'private/d' }],
@@ -71,7 +73,9 @@ describe('authority through the runtime', () => {
           calls.length = 0;
         }
         outcomes.push(await process.call(tool, args));
-        expect(calls).toEqual([]);
+        // An edit shows its approver the diff (CONTRACT.md 3b), so with someone to ask it reads the
+        // file first; it still writes nothing and answers the same whether the file exists.
+        expect(calls).toEqual(tool === 'edit_text_file' && approver !== undefined ? ['readFile'] : []);
       }
       expect(outcomes[0]).toEqual(outcomes[1]);
       expect(outcomes[0]).toMatchObject({ ok: false, error: { code, effect: 'none' } });

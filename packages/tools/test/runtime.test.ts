@@ -14,6 +14,7 @@ const TOOL_NAMES = [
   'read_directory',
   'read_text_file',
   'write_text_file',
+  'edit_text_file',
   'write_directory',
   'delete_file',
   'delete_directory',

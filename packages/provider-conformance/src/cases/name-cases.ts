@@ -19,6 +19,9 @@ const unusualNames: ReadonlyArray<readonly [label: string, name: string]> = [
   ['255 UTF-8 bytes of three-byte characters', '€'.repeat(85)],
 ];
 
+// 2047 one-byte directories and a file: 4095 bytes, as deep as a canonical path can reach.
+const deepestDirectory = Array.from({ length: 2047 }, () => 'a').join('/');
+
 // 17 components of 240 bytes joined by 16 slashes: exactly the 4096 bytes a path may hold.
 const longestPath = Array.from({ length: 17 }, (_, index) => String.fromCharCode(97 + index).repeat(240)).join('/');
 
@@ -68,4 +71,15 @@ export const nameCases: readonly ConformanceCase[] = [
     expect((await provider.stat(path('.'))).kind).toBe('directory');
     expect((await provider.listDirectory(path('.'), { limit: 1 })).entries).toEqual([]);
   }),
+  defineCase(group, 'the deepest tree a canonical path can reach is made, written into and deleted whole', async ({ provider, fixtures, path }) => {
+    const file = `${deepestDirectory}/f`;
+    expect(Buffer.byteLength(file)).toBe(4095);
+    expect(await provider.makeDirectory(path(deepestDirectory), { parents: true, existOk: false })).toEqual({ created: true });
+    expect(await provider.writeFile(path(file), utf8('bottom'), { overwrite: false })).toEqual({ created: true });
+    expect(text((await provider.readFile(path(file), { maxBytes: 16 })).bytes)).toBe('bottom');
+    // No tree the path rules let the tools build may be too deep for the provider to delete.
+    expect(await provider.deleteDirectory(path('a'), { recursive: true, missingOk: false })).toEqual({ deleted: true });
+    expect(await fixtures.kindOf('a')).toBe('missing');
+    // Thousands of nested directories: a disk-backed store may take several deadlines' time.
+  }, {}, 8),
 ];

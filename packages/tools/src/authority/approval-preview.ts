@@ -28,6 +28,24 @@ export function approvalPreview(bytes: Uint8Array): string {
   return preview;
 }
 
+/** The longest text preview (an edit's diff) shown to an approver, in UTF-16 units. */
+export const TEXT_PREVIEW_MAX_CHARACTERS = 4096;
+
+/**
+ * A text meant for an approver (an edit's unified diff), escaped exactly like `approvalPreview`
+ * (line breaks included, so no content line can pose as a diff line) and cut at
+ * TEXT_PREVIEW_MAX_CHARACTERS units, never inside an escape; a cut text ends with `…`.
+ */
+export function approvalTextPreview(text: string): string {
+  let preview = '';
+  for (const character of text) {
+    const piece = escapeCharacter(character);
+    if (preview.length + piece.length > TEXT_PREVIEW_MAX_CHARACTERS - 1) return `${preview}…`;
+    preview += piece;
+  }
+  return preview;
+}
+
 function escapeCharacter(character: string): string {
   const known = named[character];
   if (known !== undefined) return known;

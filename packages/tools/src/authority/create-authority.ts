@@ -13,7 +13,7 @@ export interface AuthorityOptions {
   readonly approvalTimeoutMs?: number;
 }
 
-const free: Permit = { spend() {} };
+const free: Permit = { spend() {}, covers: () => true };
 
 /**
  * The authority engine of CONTRACT.md section 5. Without `grants` in the config every workspace

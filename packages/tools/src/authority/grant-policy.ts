@@ -1,4 +1,4 @@
-import type { AccessRequest, Grant, Permit } from '@libos/core';
+import type { AccessRequest, Grant, Permit, Right, TargetKind, WorkspacePath } from '@libos/core';
 import { deniedError } from './authority-errors.js';
 import { createGrantMatcher, type IndexedGrant } from './grant-matcher.js';
 import { createUsesLedger } from './uses-ledger.js';
@@ -17,25 +17,37 @@ export interface GrantPolicy {
   decide(request: AccessRequest): GrantDecision;
 }
 
-const unlimited: Permit = { spend() {} };
-
 /** Builds the policy of a config's `grants`; its uses ledger lives as long as the policy. */
 export function createGrantPolicy(grants: readonly Grant[]): GrantPolicy {
   const matcher = createGrantMatcher(grants);
   const ledger = createUsesLedger(grants);
   const limited = grants.some((grant) => grant.uses !== undefined);
 
+  // The grants that would decide a request the policy does not deny outright.
+  const decidingFor = (right: Right, path: WorkspacePath, target: TargetKind) => {
+    const matching = matcher.matching(right, path, target);
+    if (matching.length === 0 || matching.some((entry) => entry.grant.mode === 'deny')) return undefined;
+    const asks = matching.filter((entry) => entry.grant.mode === 'ask');
+    return { ask: asks.length > 0, deciding: asks.length > 0 ? asks : matching };
+  };
+
   return {
     decide(request) {
-      const matching = matcher.matching(request.right, request.path, request.target);
-      if (matching.length === 0 || matching.some((entry) => entry.grant.mode === 'deny')) {
-        throw deniedError(request.right, request.path);
-      }
-      const asks = matching.filter((entry) => entry.grant.mode === 'ask');
-      const deciding = asks.length > 0 ? asks : matching;
+      const found = decidingFor(request.right, request.path, request.target);
+      if (found === undefined) throw deniedError(request.right, request.path);
+      const { ask, deciding } = found;
       // Checked now too, so the approver is never asked about a call that could not spend a use.
       if (limited && !ledger.available(deciding)) throw deniedError(request.right, request.path);
-      return { ask: asks.length > 0, permit: limited ? spendOnce(deciding, ledger.spend, request) : unlimited };
+      const ids = new Set(deciding.map((entry) => entry.id));
+      // Below an authorized root, an ask grant counts as approved and a limited grant as spent only
+      // when it is one this very call was decided by; anything else would need its own approval or use.
+      const covers = (right: Right, path: WorkspacePath, target: TargetKind): boolean => {
+        const other = decidingFor(right, path, target);
+        if (other === undefined) return false;
+        if (other.ask) return other.deciding.every((entry) => ids.has(entry.id));
+        return other.deciding.some((entry) => entry.grant.uses === undefined || ids.has(entry.id));
+      };
+      return { ask, permit: limited ? spendOnce(deciding, ledger.spend, request, covers) : { spend() {}, covers } };
     },
   };
 }
@@ -44,6 +56,7 @@ function spendOnce(
   deciding: readonly IndexedGrant[],
   spend: (deciding: readonly IndexedGrant[]) => boolean,
   request: AccessRequest,
+  covers: Permit['covers'],
 ): Permit {
   let spent = false;
   return {
@@ -53,5 +66,6 @@ function spendOnce(
       if (!spend(deciding)) throw deniedError(request.right, request.path);
       spent = true;
     },
+    covers,
   };
 }

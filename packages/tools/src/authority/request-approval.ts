@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { AccessRequest, ApprovalDecision, ApprovalRequest, Approver } from '@libos/core';
-import { approvalPreview } from './approval-preview.js';
+import type { AccessRequest, ApprovalContent, ApprovalDecision, ApprovalRequest, Approver } from '@libos/core';
+import { approvalPreview, approvalTextPreview } from './approval-preview.js';
 import { approvalRejectedError, approvalRequiredError } from './authority-errors.js';
 
 /** What the approver is shown for one call: content fields only when the call writes bytes. */
-export function approvalRequestOf(request: AccessRequest): ApprovalRequest {
-  const bytes = request.content?.bytes;
+export function approvalRequestOf(request: AccessRequest, content: ApprovalContent | undefined = request.content): ApprovalRequest {
+  const bytes = content?.bytes;
   return {
     tool: request.tool,
     right: request.right,
@@ -13,7 +13,7 @@ export function approvalRequestOf(request: AccessRequest): ApprovalRequest {
     arguments_sha256: request.argumentsSha256,
     content_bytes: bytes === undefined ? null : bytes.byteLength,
     content_sha256: bytes === undefined ? null : createHash('sha256').update(bytes).digest('hex'),
-    preview: bytes === undefined ? null : approvalPreview(bytes),
+    preview: content === undefined ? null : content.previewText === undefined ? approvalPreview(content.bytes) : approvalTextPreview(content.previewText),
   };
 }
 
@@ -29,6 +29,9 @@ export async function requestApproval(
 ): Promise<void> {
   const required = () => approvalRequiredError(request.right, request.path);
   if (approver === undefined || request.signal?.aborted) throw required();
+  // Only now, with someone to ask, may an edit read the file to show what it would change.
+  const content = request.content ?? (await request.prepareContent?.());
+  if (request.signal?.aborted) throw required();
   // A referenced timer, unlike AbortSignal.timeout: a process waiting only on an approver must stay
   // alive until the timeout answers the call, not exit with the call unsettled.
   const timeout = timeoutMs === undefined ? undefined : new AbortController();
@@ -37,7 +40,7 @@ export async function requestApproval(
   const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
   let decision: ApprovalDecision | 'none';
   try {
-    decision = await decide(approver, approvalRequestOf(request), signal);
+    decision = await decide(approver, approvalRequestOf(request, content), signal);
   } finally {
     clearTimeout(timer);
   }

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../tool-definition.js';
 import { createObjectFromFile } from './create-object-from-file.js';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
+import { editTextFile } from './edit-text-file.js';
 import { getWorkingDirectory } from './get-working-directory.js';
 import { readDirectory } from './read-directory.js';
 import { readTextFile } from './read-text-file.js';
@@ -17,6 +18,7 @@ export const BUILTIN_TOOLS = [
   readDirectory,
   readTextFile,
   writeTextFile,
+  editTextFile,
   writeDirectory,
   deleteFile,
   deleteDirectory,

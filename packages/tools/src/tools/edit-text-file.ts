@@ -1,0 +1,129 @@
+import { Buffer } from 'node:buffer';
+import { LibosError, type WorkspacePath } from '@libos/core';
+import { z } from 'zod';
+import { applyEdits } from '../edits/apply-edits.js';
+import { encodeLikeOriginal } from '../edits/encode-like-original.js';
+import { boundDiff, unifiedDiffLines } from '../edits/unified-diff.js';
+import { resolveEncoding, type TextCodec } from '../encodings/index.js';
+import { sha256Hex } from '../sha256-hex.js';
+import { defineTool, type ToolContext } from '../tool-definition.js';
+import { encodingField, identityField, pathField, sha256Pattern } from './tool-fields.js';
+
+/** What an edit would land, computed from the bytes read. */
+interface PreparedEdit {
+  readonly readSha256: string;
+  readonly bytes: Uint8Array;
+  readonly replacements: number;
+  readonly diffLines: readonly string[];
+}
+
+const editSchema = z.strictObject({
+  old_text: z.string().min(1).describe('The exact text to replace (not empty); it must occur exactly once unless replace_all is set.'),
+  new_text: z.string().describe('The text to put in its place.'),
+  replace_all: z.boolean().default(false).describe('Replace every non-overlapping occurrence, from the left (default false).'),
+});
+
+/** `edit_text_file`: exact text replacements landed as one atomic replace of the whole file. */
+export const editTextFile = defineTool({
+  name: 'edit_text_file',
+  title: 'Edit text file',
+  description:
+    'Changes a text file by exact replacements: each of `edits` replaces `old_text` by `new_text`, in order, each on ' +
+    'the text the previous one left. Without `replace_all` an `old_text` must occur exactly once; otherwise the call ' +
+    'fails with edit_mismatch, naming the edit and how often it occurred, and nothing changes. All edits land together ' +
+    'as one atomic replace of the file (mode kept), or none does; if another writer changed the file meanwhile the ' +
+    'call fails with content_conflict. Line endings and a byte-order mark stay exactly as the text has them. ' +
+    '`expected_content_sha256` (from read_text_file) makes the edit apply only to that exact content. Returns the ' +
+    'number of replacements, the SHA-256 of the new bytes and a unified diff (cut to fit, diff_truncated says so). ' +
+    'Fails with not_found, not_a_file, symlink_refused, hard_link_refused, decode_failed, encode_failed or too_large.',
+  inputSchema: () =>
+    z.strictObject({
+      path: pathField('The file to edit.'),
+      edits: z.array(editSchema).min(1).max(100).describe('1 to 100 replacements, applied in order.'),
+      encoding: encodingField,
+      expected_content_sha256: z
+        .string()
+        .regex(sha256Pattern)
+        .optional()
+        .describe('The lowercase hex SHA-256 the current content must have (content_conflict otherwise).'),
+    }),
+  outputSchema: z.strictObject({
+    path: identityField,
+    bytes_written: z.number().int().min(0),
+    replacements: z.number().int().min(1).describe('Every replacement made, by all edits.'),
+    content_sha256: z.string().regex(sha256Pattern).describe('SHA-256 of the bytes now in the file.'),
+    diff: z.string().describe('Unified diff of the decoded text, 3 lines of context.'),
+    diff_truncated: z.boolean().describe('True when the diff was cut to fit the result bound.'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async execute(input, context) {
+    const codec = resolveEncoding(input.encoding);
+    const path = context.resolvePath(input.path);
+    let prepared: Promise<PreparedEdit> | undefined;
+    const prepare = () => (prepared ??= prepareEdit(context, path, codec, input.edits, input.expected_content_sha256));
+    const permit = await context.authorize({
+      right: 'write',
+      path,
+      target: 'file',
+      // Only an approver ever makes the edit read before the permit: it is shown the diff and the
+      // hash of the exact bytes, and a failed edit shows no content (its error reaches the caller
+      // only after approval, so an ask grant cannot be used to probe the file).
+      async prepareContent() {
+        try {
+          const edit = await prepare();
+          return { bytes: edit.bytes, previewText: edit.diffLines.join('\n') };
+        } catch {
+          return undefined;
+        }
+      },
+    });
+    permit.spend();
+    const edit = await prepare();
+    // The hash of the bytes the edit was made from: a concurrent writer in between is content_conflict,
+    // decided by the provider atomically with the replace.
+    await context.provider.writeFile(path, edit.bytes, { overwrite: true, expectedSha256: edit.readSha256 });
+    const partial = {
+      path,
+      bytes_written: edit.bytes.length,
+      replacements: edit.replacements,
+      content_sha256: sha256Hex(edit.bytes),
+      diff: '',
+      diff_truncated: false,
+    };
+    // What is left of the result bound after every other field (and some room for JSON punctuation).
+    const room = context.bounds.result_max_bytes - Buffer.byteLength(JSON.stringify(partial), 'utf8') - 16;
+    const { diff, truncated } = boundDiff(edit.diffLines, Math.max(0, room));
+    return { ...partial, diff, diff_truncated: truncated };
+  },
+});
+
+async function prepareEdit(
+  context: ToolContext,
+  path: WorkspacePath,
+  codec: TextCodec,
+  edits: readonly { readonly old_text: string; readonly new_text: string; readonly replace_all: boolean }[],
+  expectedSha256: string | undefined,
+): Promise<PreparedEdit> {
+  const maxBytes = context.bounds.edit_max_bytes;
+  const read = await context.provider.readFile(path, { maxBytes });
+  if (read.truncated || read.bytes.length > maxBytes) {
+    throw new LibosError('too_large', `The file "${path}" is larger than ${maxBytes} bytes (bounds.edit_max_bytes); use write_text_file.`, {
+      details: { path, max_bytes: maxBytes },
+    });
+  }
+  const readSha256 = sha256Hex(read.bytes);
+  if (expectedSha256 !== undefined && expectedSha256 !== readSha256) {
+    throw new LibosError('content_conflict', `The content of "${path}" no longer matches the expected SHA-256.`, {
+      details: { path, expected_sha256: expectedSha256, actual_sha256: readSha256 },
+    });
+  }
+  const original = codec.decode(read.bytes, { truncated: false });
+  const { text, replacements } = applyEdits(original, edits, maxBytes);
+  const bytes = encodeLikeOriginal(codec, read.bytes, text);
+  if (bytes.length > maxBytes) {
+    throw new LibosError('too_large', `The edited file would be larger than ${maxBytes} bytes (bounds.edit_max_bytes). Nothing was changed.`, {
+      details: { path, max_bytes: maxBytes },
+    });
+  }
+  return { readSha256, bytes, replacements, diffLines: unifiedDiffLines(path, original, text) };
+}

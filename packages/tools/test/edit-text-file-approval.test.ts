@@ -1,0 +1,103 @@
+import type { ApprovalRequest, Approver } from '@libos/core';
+import { describe, expect, it } from 'vitest';
+import { createTestbed, text } from './support/harness.js';
+import { sha256 } from './support/authority-runtime-testbed.js';
+
+const ASK_WRITE = { grants: [{ path: '.', tree: true, rights: ['read' as const] }, { path: 'src', tree: true, rights: ['write' as const], mode: 'ask' as const }] };
+
+function recording(answer: (request: ApprovalRequest) => Promise<'approve' | 'reject' | 'unavailable'> | 'approve' | 'reject') {
+  const seen: ApprovalRequest[] = [];
+  const approver: Approver = async (request) => {
+    seen.push(request);
+    return answer(request);
+  };
+  return { seen, approver };
+}
+
+describe('edit_text_file under an ask grant', () => {
+  it('shows the approver the escaped diff and the hash of the exact bytes, which are the bytes that land', async () => {
+    const { seen, approver } = recording(() => 'approve');
+    const bed = await createTestbed({ config: ASK_WRITE, approver });
+    await bed.fixtures.writeFile('src/a.txt', 'keep\nold \u202eline\n');
+    const result = await bed.ok('edit_text_file', { path: 'src/a.txt', edits: [{ old_text: 'old', new_text: 'new\u0007' }] });
+    const landed = await bed.fixtures.readFile('src/a.txt');
+    expect(text(landed)).toBe('keep\nnew\u0007 \u202eline\n');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      tool: 'edit_text_file',
+      right: 'write',
+      path: 'src/a.txt',
+      content_bytes: landed!.length,
+      content_sha256: sha256(landed!),
+      preview: '--- a/src/a.txt\\n+++ b/src/a.txt\\n@@ -1,2 +1,2 @@\\n keep\\n-old \\u202eline\\n+new\\u0007 \\u202eline',
+    });
+    expect(result.content_sha256).toBe(seen[0]!.content_sha256);
+  });
+
+  it('fails with content_conflict when the file changes while the approver decides, so unapproved bytes never land', async () => {
+    let bed!: Awaited<ReturnType<typeof createTestbed>>;
+    const { approver } = recording(async () => {
+      await bed.fixtures.writeFile('src/a.txt', 'someone else wrote this');
+      return 'approve' as const;
+    });
+    bed = await createTestbed({ config: ASK_WRITE, approver });
+    await bed.fixtures.writeFile('src/a.txt', 'original');
+    expect(await bed.fail('edit_text_file', { path: 'src/a.txt', edits: [{ old_text: 'original', new_text: 'edited' }] })).toMatchObject({
+      code: 'content_conflict',
+      effect: 'none',
+    });
+    expect(text(await bed.fixtures.readFile('src/a.txt'))).toBe('someone else wrote this');
+  });
+
+  it('asks without content when the edit cannot apply, and tells the caller why only after approval', async () => {
+    const approve = recording(() => 'approve');
+    const bed = await createTestbed({ config: ASK_WRITE, approver: approve.approver });
+    await bed.fixtures.writeFile('src/a.txt', 'text');
+    const missing = await bed.fail('edit_text_file', { path: 'src/a.txt', edits: [{ old_text: 'absent', new_text: 'x' }] });
+    expect(missing).toMatchObject({ code: 'edit_mismatch', effect: 'none', details: { edit: 0, occurrences: 0 } });
+    expect(await bed.fail('edit_text_file', { path: 'src/none.txt', edits: [{ old_text: 'a', new_text: 'b' }] })).toMatchObject({ code: 'not_found' });
+    expect(approve.seen.map((request) => [request.content_bytes, request.content_sha256, request.preview])).toEqual([
+      [null, null, null],
+      [null, null, null],
+    ]);
+
+    // A rejecting approver hides whether the text occurs, and whether the file exists at all.
+    const reject = recording(() => 'reject');
+    const other = await createTestbed({ config: ASK_WRITE, approver: reject.approver });
+    await other.fixtures.writeFile('src/a.txt', 'secret word');
+    const probes = await Promise.all(
+      [['src/a.txt', 'secret'], ['src/a.txt', 'guess'], ['src/none.txt', 'secret']].map(([path, old_text]) =>
+        other.fail('edit_text_file', { path, edits: [{ old_text, new_text: 'x' }] }),
+      ),
+    );
+    for (const probe of probes) expect(probe).toMatchObject({ code: 'approval_rejected', effect: 'none' });
+    expect(probes[0]!.message).toBe(probes[1]!.message);
+    expect(text(await other.fixtures.readFile('src/a.txt'))).toBe('secret word');
+  });
+
+  it('reads nothing when there is no approver to show the diff to, and spends no use on a rejection', async () => {
+    const bed = await createTestbed({ config: { grants: [{ path: 'a.txt', rights: ['write'], mode: 'ask', uses: 1 }] } });
+    await bed.fixtures.writeFile('a.txt', 'x');
+    expect(await bed.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] })).toMatchObject({ code: 'approval_required' });
+    let answer: 'approve' | 'reject' = 'reject';
+    const { approver } = recording(() => answer);
+    const asked = await createTestbed({ config: { grants: [{ path: 'a.txt', rights: ['write'], mode: 'ask', uses: 1 }] }, approver });
+    await asked.fixtures.writeFile('a.txt', 'x');
+    expect(await asked.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] })).toMatchObject({ code: 'approval_rejected' });
+    answer = 'approve';
+    await asked.ok('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] });
+    expect(await asked.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'y', new_text: 'z' }] })).toMatchObject({ code: 'denied' });
+    expect(text(await asked.fixtures.readFile('a.txt'))).toBe('y');
+  });
+
+  it('cuts a long diff for the approver at 4096 characters without splitting an escape', async () => {
+    const { seen, approver } = recording(() => 'approve');
+    const bed = await createTestbed({ config: ASK_WRITE, approver });
+    await bed.fixtures.writeFile('src/big.txt', '\u0001'.repeat(5000));
+    await bed.ok('edit_text_file', { path: 'src/big.txt', edits: [{ old_text: '\u0001', new_text: '\u0002', replace_all: true }] });
+    const preview = seen[0]!.preview!;
+    expect(preview.length).toBeLessThanOrEqual(4096);
+    expect(preview.endsWith('…')).toBe(true);
+    expect(preview.slice(0, -1)).toMatch(/(\\u0001|\\u0002)$/);
+  });
+});
