@@ -112,6 +112,14 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
     fails: ['errors > readFile on missing -> not_found'],
   },
   {
+    name: 'ignores the signal',
+    factory: broken((inner) => ({
+      writeFile: (path, bytes, options) => inner.writeFile(path, bytes, { overwrite: options.overwrite }),
+    })),
+    fails: ['cancellation > every call with an aborted signal fails with provider_failure and changes nothing'],
+    passes: ['cancellation > a signal that never aborts changes nothing about a call'],
+  },
+  {
     name: 'checks expectedSha256 before overwrite:false',
     factory: broken((inner) => ({
       writeFile: async (path, bytes, options) => {

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
-import { LibosError, childPath, providerErrors } from '@libos/core';
+import { LibosError, checkSignal, childPath, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import { isProtectedName } from './is-protected-name.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
@@ -39,6 +39,7 @@ export async function findProtected(context: OperationContext, fd: number, path:
   });
   for (const raw of directories) {
     const childPathName = childPath(path, shownName(raw));
+    checkSignal(context.signal, path);
     const child = openDirectoryOrNull(context, fd, raw, childPathName, 'none');
     if (child === null) continue;
     try {
@@ -69,10 +70,12 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
   await scanNames(context, tree.fd, tree.path, (raw, isDirectory) => {
     if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
     if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
-  });
+  }, 'unknown');
   let handled = 0;
   for (const raw of directories) {
     const path = childPath(tree.path, shownName(raw));
+    // Entries are already gone, so a cancelled delete stops with effect unknown, the rest left in place.
+    checkSignal(context.signal, tree.path, 'unknown');
     const fd = openDirectoryOrNull(context, tree.fd, raw, path, 'unknown');
     if (fd === null) {
       // Not a directory (or swapped for one since the scan): unlink it as what it now is. Its EPERM

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, realpathSync, statSync, statfsSync } from 'node:fs';
-import { LibosError, ROOT_PATH, providerErrors } from '@libos/core';
+import { LibosError } from '@libos/core';
 import { hostCode } from './map-node-error.js';
 import { OPEN_ROOT } from './host-flags.js';
 
@@ -8,7 +8,7 @@ const PROC_SUPER_MAGIC = 0x9fa0;
 /**
  * The workspace root, opened once and held for the provider's lifetime. Every path the provider
  * touches is resolved from this fd, so renaming or replacing the root's host path changes nothing.
- * Operations in flight hold a reference, so `close` never closes an fd a queued call still names.
+ * The provider's call gate (core's `createCallGate`) closes it only once no call is in flight.
  */
 export class PinnedRoot {
   readonly fd: number;
@@ -16,10 +16,6 @@ export class PinnedRoot {
   readonly ino: number;
   /** The root's host path as configured, resolved once at startup (`hostPath` asks the kernel instead). */
   readonly hostPath: string;
-  private inFlight = 0;
-  private closed = false;
-  private drained: (() => void) | undefined;
-  private closing: Promise<void> | undefined;
 
   constructor(root: string, procFdDirectory: string) {
     let fd: number;
@@ -41,28 +37,8 @@ export class PinnedRoot {
     }
   }
 
-  /** Marks one operation in flight; fails once the provider is closed. */
-  acquire(): void {
-    if (this.closed) throw providerErrors.closed(ROOT_PATH, 'local');
-    this.inFlight++;
-  }
-
-  /** Ends one operation; the last one out after `close` closes the root fd. */
-  release(): void {
-    this.inFlight--;
-    if (this.closed && this.inFlight === 0) this.drained?.();
-  }
-
-  /** Refuses new operations, waits for those in flight, then closes the root fd. Idempotent. */
-  close(): Promise<void> {
-    // Every caller gets the same promise, so none returns while the fd is still open.
-    this.closing ??= this.drainAndClose();
-    return this.closing;
-  }
-
-  private async drainAndClose(): Promise<void> {
-    this.closed = true;
-    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+  /** Closes the root fd; the caller guarantees no call still uses it. */
+  close(): void {
     closeSync(this.fd);
   }
 }

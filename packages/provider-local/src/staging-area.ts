@@ -81,6 +81,6 @@ export class StagingArea {
 function unavailable(code: string | undefined): LibosError {
   return new LibosError('provider_failure', 'The provider cannot make or open its staging directory at the workspace root.', {
     effect: 'none',
-    details: { host_code: code ?? 'unknown' },
+    details: { path: '.', host_code: code ?? null },
   });
 }

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, lstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError, baseName, pathSegments } from '@libos/core';
+import { LibosError, baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
 import type { WorkspacePath, WriteFileOptions } from '@libos/core';
 import { hashHeld } from './hash-held.js';
 import { flushDirectory } from './host-io.js';
@@ -32,7 +32,7 @@ export async function writeFile(
   options: WriteFileOptions,
 ): Promise<{ readonly created: boolean }> {
   const segments = pathSegments(path);
-  if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
+  if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const { directory, created: parentsMade } = walkCreatingParents(context, segments.slice(0, -1), path, options);
   try {
     const current = probeEntry(context, directory.fd, baseName(path), path);
@@ -40,6 +40,8 @@ export async function writeFile(
       checkTarget(current?.status ?? null, path, options);
       const staged = await StagedFile.write(context, bytes, current === null ? null : current.status.mode & KEPT_MODE_BITS, path);
       try {
+        // The flush was the wait; a call cancelled meanwhile ends before its bytes get the name.
+        checkSignal(context.signal, path, parentsMade > 0 ? 'unknown' : 'none');
         await publish(context, directory, path, staged, current, options);
       } finally {
         staged.discard();
@@ -69,16 +71,15 @@ function walkCreatingParents(context: OperationContext, parents: readonly string
 function checkTarget(status: Stats | null, path: WorkspacePath, options: WriteFileOptions): void {
   if (status === null) {
     if (options.expectedSha256 !== undefined && options.expectedSha256 !== 'missing') {
-      throw conflict(path, 'The file does not exist, but its current content was expected.');
+      throw providerErrors.contentConflict(path, options.expectedSha256, null);
     }
     return;
   }
   // A file that must not be replaced is refused as existing before its links are looked at.
-  if (!options.overwrite && status.isFile()) {
-    throw new LibosError('already_exists', `A file already exists at '${path}'.`, { details: { path } });
-  }
+  // So `overwrite: false` wins over `expectedSha256` too: existence is decided first.
+  if (!options.overwrite && status.isFile()) throw providerErrors.alreadyExists(path);
   requireSingleFile(status, path);
-  if (options.expectedSha256 === 'missing') throw conflict(path, `A file exists at '${path}', but none was expected.`);
+  if (options.expectedSha256 === 'missing') throw providerErrors.contentConflict(path, 'missing');
 }
 
 async function publish(
@@ -93,21 +94,18 @@ async function publish(
   stepped(context, directory.path, 'effect');
   if (current === null && (!options.overwrite || options.expectedSha256 === 'missing')) {
     if (!staged.create(target, path)) {
-      if (!options.overwrite) throw new LibosError('already_exists', `Something already exists at '${path}'.`, { details: { path } });
-      throw conflict(path, `Something appeared at '${path}', but nothing was expected.`);
+      if (!options.overwrite) throw providerErrors.alreadyExists(path);
+      throw providerErrors.contentConflict(path, 'missing');
     }
   } else {
     if (current !== null) {
       // Checked on the inode held since the probe, as late as possible before the rename.
       requireSingleFile(fstatSync(current.fd), path);
-      if (options.expectedSha256 !== undefined && hashHeld(context, current.fd, path) !== options.expectedSha256) {
-        throw conflict(path, `The current content of '${path}' does not match the expected hash.`);
+      if (options.expectedSha256 !== undefined) {
+        const actual = hashHeld(context, current.fd, path);
+        if (actual !== options.expectedSha256) throw providerErrors.contentConflict(path, options.expectedSha256, actual);
       }
-      if (!sameEntry(target, current.status)) {
-        throw new LibosError('changed_during_operation', `'${path}' was replaced while it was being written.`, {
-          details: { path },
-        });
-      }
+      if (!sameEntry(target, current.status)) throw providerErrors.changedDuringOperation(path);
     }
     staged.replace(target, path);
   }
@@ -125,8 +123,4 @@ function sameEntry(hostPath: string, status: Stats): boolean {
   } catch {
     return false;
   }
-}
-
-function conflict(path: WorkspacePath, message: string): LibosError {
-  return new LibosError('content_conflict', message, { details: { path } });
 }
