@@ -98,6 +98,10 @@ export async function createPostgresObjectStore(options: PostgresObjectStoreOpti
             return;
           } catch (error) {
             const code = sqlstate(error);
+            // The namespace was dropped between the function's lookup and its insert.
+            if (code === '23503') {
+              throw new LibosError('namespace_not_found', 'The namespace does not exist.', { details: { namespace: object.namespace } });
+            }
             if (code === 'LQ001' || code === 'LQ002') {
               throw quotaExceeded(code === 'LQ001' ? 'objects_max_count' : 'objects_max_bytes', usageBefore(error), createOptions);
             }

@@ -41,8 +41,9 @@ const v1: Migration = {
     CREATE UNIQUE INDEX objects_namespace_name ON ${s}.objects (namespace_id, (sha256(name)));
     CREATE INDEX objects_namespace_seq ON ${s}.objects (namespace_id, seq);
 
-    -- What the live Objects take, kept by the triggers below whatever removes them (a dropped
-    -- namespace, an expired lease, a cascade), so a quota check reads one row.
+    -- What the live Objects take, so a quota check reads one row: create_object adds each Object
+    -- (Objects are inserted only through it), and the trigger below subtracts whatever removes
+    -- them (a dropped namespace, an expired lease, a cascade, a hand-made DELETE).
     CREATE TABLE ${s}.usage (
       singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
       objects bigint NOT NULL,
@@ -50,13 +51,6 @@ const v1: Migration = {
     );
     INSERT INTO ${s}.usage (singleton, objects, bytes) VALUES (true, 0, 0);
 
-    CREATE FUNCTION ${s}.count_inserted_objects() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      UPDATE ${s}.usage SET objects = objects + counted.n, bytes = bytes + counted.b
-        FROM (SELECT count(*) AS n, coalesce(sum(payload_bytes), 0) AS b FROM inserted) AS counted
-        WHERE counted.n > 0;
-      RETURN NULL;
-    END $fn$;
     CREATE FUNCTION ${s}.count_deleted_objects() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
       UPDATE ${s}.usage SET objects = objects - counted.n, bytes = bytes - counted.b
@@ -64,8 +58,6 @@ const v1: Migration = {
         WHERE counted.n > 0;
       RETURN NULL;
     END $fn$;
-    CREATE TRIGGER objects_count_inserted AFTER INSERT ON ${s}.objects
-      REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION ${s}.count_inserted_objects();
     CREATE TRIGGER objects_count_deleted AFTER DELETE ON ${s}.objects
       REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION ${s}.count_deleted_objects();
     -- Objects are immutable: nothing may change a stored row.
@@ -76,10 +68,11 @@ const v1: Migration = {
     CREATE TRIGGER objects_immutable BEFORE UPDATE ON ${s}.objects
       FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_object_update();
 
-    -- One statement creates an Object: the namespace (live) is locked against a concurrent drop,
-    -- the unique index settles the name, and the quotas are checked on the counters this insert
-    -- moved; their row lock is held to commit, so two creators cannot both fit in the last slot.
-    -- A quota refusal raises, which rolls the insert back.
+    -- One statement creates an Object. The insert's foreign key check locks the namespace row
+    -- against a concurrent drop (a namespace gone meanwhile fails with foreign_key_violation), the
+    -- unique index settles the name, and the quotas are checked on the usage row this create moved;
+    -- its row lock is held to commit, so two creators cannot both fit in the last slot. A quota
+    -- refusal raises, which rolls the insert back.
     CREATE FUNCTION ${s}.create_object(
       p_oid text, p_namespace bytea, p_name bytea, p_type text, p_label text, p_payload bytea,
       p_payload_bytes bigint, p_created_at bytea, p_created_by bytea, p_max_objects bigint, p_max_bytes bigint
@@ -90,14 +83,13 @@ const v1: Migration = {
       used_bytes bigint;
     BEGIN
       SELECT id INTO found_namespace FROM ${s}.namespaces
-        WHERE sha256(name) = sha256(p_namespace) AND name = p_namespace AND (lease_expires_at IS NULL OR lease_expires_at >= now())
-        FOR KEY SHARE;
+        WHERE sha256(name) = sha256(p_namespace) AND name = p_namespace AND (lease_expires_at IS NULL OR lease_expires_at >= now());
       IF NOT FOUND THEN RETURN 'namespace_not_found'; END IF;
       INSERT INTO ${s}.objects (oid, namespace_id, name, type, label, payload, payload_bytes, created_at, created_by)
         VALUES (p_oid, found_namespace, p_name, p_type, p_label, p_payload, p_payload_bytes, p_created_at, p_created_by)
         ON CONFLICT (namespace_id, (sha256(name))) DO NOTHING;
       IF NOT FOUND THEN RETURN 'name_taken'; END IF;
-      SELECT objects, bytes INTO used_objects, used_bytes FROM ${s}.usage;
+      UPDATE ${s}.usage SET objects = objects + 1, bytes = bytes + p_payload_bytes RETURNING objects, bytes INTO used_objects, used_bytes;
       IF (used_objects > p_max_objects OR used_bytes > p_max_bytes)
          AND EXISTS (SELECT 1 FROM ${s}.namespaces WHERE lease_expires_at < now()) THEN
         -- Objects of expired process namespaces are not live: drop them before refusing.

@@ -1,6 +1,7 @@
 import { LibosError } from '@libos/core';
 import { expect, it } from 'vitest';
-import { MIGRATIONS, migrate, quoteSchema } from '../src/index.js';
+import { MIGRATIONS, createPostgresObjectStore, migrate, quoteSchema } from '../src/index.js';
+import { objectFor } from './objects.js';
 import { describePostgres, freshSchema, testPool } from './postgres.js';
 
 describePostgres('migrations', () => {
@@ -48,4 +49,20 @@ it.each(['', 'Libos', 'a-b', 'x;drop', 'pg_catalog', '"q"', 'a'.repeat(64)])('th
   } catch (error) {
     expect(LibosError.is(error, 'invalid_arguments')).toBe(true);
   }
+});
+
+describePostgres('the schema itself', () => {
+  it('refuses to change a stored Object, even by hand, and keeps usage right through a hand-made delete', async () => {
+    const schema = freshSchema();
+    const pool = testPool();
+    const store = await createPostgresObjectStore({ pool, schema });
+    await store.declareNamespace('shared');
+    await store.create(...objectFor('shared', 'fixed', 'abc'));
+    await store.create(...objectFor('shared', 'other', 'de'));
+    await expect(pool.query(`UPDATE "${schema}".objects SET label = 'public'`)).rejects.toThrow(/immutable/);
+    expect((await store.get('shared', 'fixed'))?.label).toBe('normal');
+    await pool.query(`DELETE FROM "${schema}".namespaces`);
+    expect(await store.usage()).toEqual({ objects: 0, bytes: 0 });
+    expect(await store.listNamespaces()).toEqual([]);
+  });
 });
