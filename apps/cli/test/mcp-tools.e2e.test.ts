@@ -16,6 +16,7 @@ const TOOL_NAMES = [
   'get_working_directory',
   'read_directory',
   'read_text_file',
+  'search_files',
   'set_working_directory',
   'write_directory',
   'write_object_to_file',
@@ -92,6 +93,13 @@ describe('libos mcp over stdio (local provider)', () => {
       replacements: 1,
       diff: '--- a/work/a.txt\n+++ b/work/a.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n',
       diff_truncated: false,
+    });
+    expect(expectSuccess(await session.call('search_files', { path: '.', query: 'ALPHA' }))).toEqual({
+      path: 'work',
+      matches: [{ path: 'work/a.txt', line: 1, column: 1, text: 'ALPHA' }],
+      count: 1,
+      truncated: false,
+      files_searched: 1,
     });
     const read = expectSuccess(await session.call('read_text_file', { path: '../hello.txt' }));
     expect(read).toMatchObject({ path: 'hello.txt', content: 'hello from disk\n', encoding: 'utf-8', truncated: false });

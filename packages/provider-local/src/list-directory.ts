@@ -3,6 +3,7 @@ import type { Dir } from 'node:fs';
 import { SmallestItems, checkSignal, childPath, pathSegments } from '@libos/core';
 import type { DirectoryEntry, DirectoryListing, Effect, ListDirectoryOptions, WorkspacePath } from '@libos/core';
 import { entryKind } from './entry-kind.js';
+import { modifiedAt } from './modified-at.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
 import { compareNames, shownName, sortKey } from './listed-names.js';
@@ -45,7 +46,7 @@ export async function listDirectory(
         path: childPath(path, name),
         kind,
         sizeBytes: kind === 'file' ? status.size : null,
-        modifiedAt: status.mtime.toISOString(),
+        modifiedAt: modifiedAt(status),
       });
     }
     return { entries, truncated: kept.overflowed };

@@ -2,6 +2,7 @@ import { fstatSync, lstatSync } from 'node:fs';
 import { baseName, pathSegments } from '@libos/core';
 import type { PathStatus, WorkspacePath } from '@libos/core';
 import { entryKind } from './entry-kind.js';
+import { modifiedAt } from './modified-at.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
 import { walk } from './walk.js';
@@ -15,7 +16,7 @@ export function statPath(context: OperationContext, path: WorkspacePath): PathSt
       segments.length === 0 ? lstatOrNull(() => fstatSync(directory.fd), path) : lstatOrNull(() => lstatSync(context.paths.named(directory.fd, baseName(path))), path);
     if (status === null) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
     const kind = entryKind(status);
-    return { kind, sizeBytes: kind === 'file' ? status.size : null, modifiedAt: status.mtime.toISOString() };
+    return { kind, sizeBytes: kind === 'file' ? status.size : null, modifiedAt: modifiedAt(status) };
   } finally {
     directory.release();
   }

@@ -3,6 +3,7 @@ import { LibosError, ROOT_PATH, childPath, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
+import { mountIdOf, rootMountId } from './mount-id.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
 
@@ -55,6 +56,7 @@ export function walk(context: OperationContext, segments: readonly string[], cre
       }
       current.release();
       current = held(fd, path);
+      refuseMountPoint(context, fd, path);
       stepped(context, path);
     }
     return { directory: current, created };
@@ -124,4 +126,17 @@ function refusalFor(context: OperationContext, parentFd: number, name: string, p
   if (kind === 'missing') return providerErrors.notFound(path);
   if (kind === 'directory') return providerErrors.changedDuringOperation(path);
   return providerErrors.notADirectory(path);
+}
+
+/**
+ * A directory on another mount than the root (bind mounts of the same filesystem included) is
+ * refused like a junction, as a component or as the target: the walk holds it, so the answer is
+ * about the directory it would go through, not one a racing rename put there later.
+ */
+function refuseMountPoint(context: OperationContext, fd: number, path: WorkspacePath): void {
+  const root = rootMountId(context.root);
+  if (root === null) return;
+  const id = mountIdOf(fd);
+  if (id === null || id === root) return;
+  throw new LibosError('symlink_refused', `'${path}' is a mount point, which is never entered.`, { details: { path } });
 }

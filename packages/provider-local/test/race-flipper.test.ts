@@ -125,6 +125,22 @@ describe('a directory flipping with a link to the outside, under load', { timeou
     expectBothOutcomes(tally);
   });
 
+  it('searches never read outside bytes through the flipping directory', async () => {
+    const tally = await race(
+      () => undefined,
+      async (_process, _round, call) => {
+        // OUTSIDE lives only behind the link; a result holding it would be caught by the race harness.
+        await call('search_files', { path: 'zone', query: 'SIDE' });
+        await call('search_files', { path: 'zone/x', query: 'SIDE', regex: true });
+      },
+    );
+    // The walk skips a swapped directory silently, so failures come only from the root itself being
+    // the link, missing or changing for the instant of the swap.
+    for (const code of Object.keys(tally.codes)) expect(['symlink_refused', 'not_found', 'changed_during_operation']).toContain(code);
+    expect(tally.ok, JSON.stringify(tally)).toBeGreaterThan(0);
+    expect(tally.refused, JSON.stringify(tally)).toBeGreaterThan(0);
+  });
+
   it('recursive deletes never delete outside', async () => {
     const tally = await race(
       () => undefined,

@@ -13,6 +13,8 @@ const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] =
   ['write_text_file', { path: 'private/d', content: 'x', overwrite: false }],
   ['edit_text_file', { path: 'private/f.txt', edits: [{ old_text: 'private', new_text: 'changed' }] }],
   ['edit_text_file', { path: 'private/d', edits: [{ old_text: 'x', new_text: 'y' }] }],
+  ['search_files', { path: 'private/d', query: 'x' }],
+  ['search_files', { path: 'private', query: 'private' }],
   ['write_directory', { path: 'private/d', exist_ok: false }],
   ['delete_file', { path: 'private/f.txt' }],
   ['delete_file', { path: 'private/d' }],

@@ -15,6 +15,7 @@ const TOOL_NAMES = [
   'read_text_file',
   'write_text_file',
   'edit_text_file',
+  'search_files',
   'write_directory',
   'delete_file',
   'delete_directory',

@@ -1,4 +1,5 @@
 import type { CallResult, ToolFailure } from '@libos/core';
+import { resultJson } from '@libos/tools';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** The failure object as every app prints it: `details` is always present (empty when the tool gave none). */
@@ -12,7 +13,8 @@ export function failureJson(error: ToolFailure): { code: string; message: string
  */
 export function toCallToolResult(outcome: CallResult): CallToolResult {
   if (outcome.ok) {
-    return { structuredContent: outcome.result, content: [{ type: 'text', text: JSON.stringify(outcome.result) }] };
+    // The text the runtime measured against result_max_bytes: a 10,000-entry listing is serialized once, not twice.
+    return { structuredContent: outcome.result, content: [{ type: 'text', text: resultJson(outcome.result) }] };
   }
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: failureJson(outcome.error) }) }] };
 }

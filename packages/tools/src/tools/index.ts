@@ -6,6 +6,7 @@ import { editTextFile } from './edit-text-file.js';
 import { getWorkingDirectory } from './get-working-directory.js';
 import { readDirectory } from './read-directory.js';
 import { readTextFile } from './read-text-file.js';
+import { searchFiles } from './search-files.js';
 import { setWorkingDirectory } from './set-working-directory.js';
 import { writeDirectory } from './write-directory.js';
 import { writeObjectToFile } from './write-object-to-file.js';
@@ -19,6 +20,7 @@ export const BUILTIN_TOOLS = [
   readTextFile,
   writeTextFile,
   editTextFile,
+  searchFiles,
   writeDirectory,
   deleteFile,
   deleteDirectory,

@@ -1,0 +1,2 @@
+export { LibosLangChainTool, createLangChainTools } from './create-langchain-tools.js';
+export type { LangChainToolsOptions } from './create-langchain-tools.js';

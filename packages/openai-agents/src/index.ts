@@ -1,0 +1,3 @@
+export { createOpenAIAgentsTools } from './create-openai-agents-tools.js';
+export type { OpenAIAgentsTool, OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
+export { stripOptionalNulls, toStrictSchema } from './strict-schema.js';

@@ -1,0 +1,123 @@
+import { Buffer } from 'node:buffer';
+import { LibosError } from '@libos/core';
+import { z } from 'zod';
+import { resolveEncoding } from '../encodings/index.js';
+import { compileGlob } from '../search/compile-glob.js';
+import { findInText, type LineMatch } from '../search/find-in-text.js';
+import { createLineMatcher } from '../search/line-matcher.js';
+import { passBy, walkSearchTree } from '../search/walk-search-tree.js';
+import { defineTool } from '../tool-definition.js';
+import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
+
+/** The longest `query` or `glob`, in UTF-16 units: enough for any real pattern, bounded for RE2's compiler. */
+const PATTERN_MAX_LENGTH = 4096;
+
+/** How many entries the walk may list per file it may read: directories and skipped names cost too. */
+const ENTRIES_PER_FILE = 4;
+
+const matchSchema = z.strictObject({
+  path: identityField,
+  line: z.number().int().min(1),
+  column: z.number().int().min(1).describe('1-based, in code points.'),
+  text: z.string().describe('The matching line, at most 500 code points, without its line ending.'),
+});
+
+/** `search_files`: finds a literal or an RE2 pattern in the files of a tree the process may read. */
+export const searchFiles = defineTool({
+  name: 'search_files',
+  title: 'Search files',
+  description:
+    'Searches the text of the files under a directory for `query`, a literal string by default or, with `regex: true`, ' +
+    'an RE2 regular expression (linear-time matching: no backreferences or lookarounds; an invalid pattern fails with ' +
+    'invalid_arguments). Matching is per line; each matching line is reported once, at its first match, as ' +
+    '{path, line, column, text}. `glob` keeps only files whose name matches (`*`, `?`, `[...]`; with a `/`, the whole ' +
+    'path below `path`, where `**` spans directories). The walk goes depth first in name order and never follows a ' +
+    'link, enters a mount point or .git, nor reads a file or directory the policy does not let this call read: those ' +
+    'are left out without a trace. Each file is read up to `max_bytes_per_file` and decoded with `encoding`; files ' +
+    'that do not decode are skipped. `truncated` is true when max_results, max_files or the result size stopped the ' +
+    'walk early. Fails with not_found, not_a_directory, symlink_refused or denied for the directory itself.',
+  inputSchema: (bounds) =>
+    z.strictObject({
+      path: pathField('The directory to search in.'),
+      query: z.string().min(1).max(PATTERN_MAX_LENGTH).describe('The text (or, with regex, the RE2 pattern) to find.'),
+      regex: z.boolean().default(false).describe('Treat query as an RE2 regular expression (default false: a literal).'),
+      case_sensitive: z.boolean().default(true).describe('Match letter case exactly (default true).'),
+      glob: z.string().min(1).max(PATTERN_MAX_LENGTH).optional().describe('Only files whose name (or, with a /, path below path) matches.'),
+      encoding: encodingField,
+      max_results: boundedIntegerField(100, bounds.search_results_max, `Most matches to return (default 100, at most ${bounds.search_results_max}).`),
+      max_files: boundedIntegerField(1000, bounds.search_files_max, `Most files to read (default 1000, at most ${bounds.search_files_max}).`),
+      max_bytes_per_file: boundedIntegerField(
+        bounds.read_max_bytes_default,
+        bounds.read_max_bytes_limit,
+        `Bytes read from the start of each file (default ${bounds.read_max_bytes_default}, at most ${bounds.read_max_bytes_limit}).`,
+      ),
+    }),
+  outputSchema: z.strictObject({
+    path: identityField,
+    matches: z.array(matchSchema),
+    count: z.number().int().min(0),
+    truncated: z.boolean().describe('True when a bound stopped the walk before the whole tree was searched.'),
+    files_searched: z.number().int().min(0).describe('Files read and searched.'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async execute(input, context) {
+    const codec = resolveEncoding(input.encoding);
+    const matcher = createLineMatcher(input.query, { regex: input.regex, caseSensitive: input.case_sensitive });
+    if (matcher === undefined) throw invalidPattern('query', 'is not a valid RE2 regular expression');
+    const glob = input.glob === undefined ? undefined : compileGlob(input.glob);
+    if (glob === undefined && input.glob !== undefined) throw invalidPattern('glob', 'is not a valid glob');
+    const root = context.resolvePath(input.path);
+    const permit = await context.authorize({ right: 'read', path: root, target: 'directory' });
+    permit.spend();
+
+    const matches: (LineMatch & { path: string })[] = [];
+    let filesSearched = 0;
+    let full = false;
+    // Room for the result's other fields; each match is measured as it is added.
+    let bytesLeft = context.bounds.result_max_bytes - Buffer.byteLength(JSON.stringify({ path: root, matches: [], count: 0, truncated: false, files_searched: 0 }), 'utf8') - 32;
+    const literal = !input.regex && input.case_sensitive ? input.query : undefined;
+    const cut = await walkSearchTree(
+      context,
+      root,
+      permit,
+      { maxFiles: input.max_files, maxEntries: ENTRIES_PER_FILE * input.max_files + context.bounds.list_limit_max, wanted: (relative) => glob?.matches(relative) ?? true },
+      async ({ path }) => {
+        const read = await passBy(() => context.provider.readFile(path, { maxBytes: input.max_bytes_per_file }));
+        if (read === undefined) return true;
+        filesSearched++;
+        const truncated = read.truncated || read.bytes.length > input.max_bytes_per_file;
+        const bytes = read.bytes.length > input.max_bytes_per_file ? read.bytes.subarray(0, input.max_bytes_per_file) : read.bytes;
+        const text = passByDecode(() => codec.decode(bytes, { truncated }));
+        if (text === undefined) return true;
+        findInText(text, { ...(literal === undefined ? {} : { literal }), matcher }, (found) => {
+          const match = { path, line: found.line, column: found.column, text: found.text };
+          const cost = Buffer.byteLength(JSON.stringify(match), 'utf8') + 1;
+          if (matches.length === input.max_results || cost > bytesLeft) {
+            full = true;
+            return false;
+          }
+          bytesLeft -= cost;
+          matches.push(match);
+          return true;
+        });
+        return !full;
+      },
+    );
+    return { path: root, matches, count: matches.length, truncated: cut || full, files_searched: filesSearched };
+  },
+});
+
+function passByDecode(decode: () => string): string | undefined {
+  try {
+    return decode();
+  } catch (error) {
+    if (LibosError.is(error, 'decode_failed')) return undefined;
+    throw error;
+  }
+}
+
+function invalidPattern(field: 'query' | 'glob', problem: string): LibosError {
+  return new LibosError('invalid_arguments', `Invalid arguments for search_files: ${field} ${problem}.`, {
+    details: { issues: [{ path: field, code: 'invalid_pattern', message: `${field}: ${problem}` }] },
+  });
+}
