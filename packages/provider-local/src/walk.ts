@@ -138,5 +138,5 @@ function refuseMountPoint(context: OperationContext, fd: number, path: Workspace
   if (root === null) return;
   const id = mountIdOf(fd);
   if (id === null || id === root) return;
-  throw new LibosError('symlink_refused', `'${path}' is a mount point, which is never entered.`, { details: { path } });
+  throw providerErrors.symlinkRefused(path);
 }

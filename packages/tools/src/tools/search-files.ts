@@ -82,7 +82,7 @@ export const searchFiles = defineTool({
       permit,
       { maxFiles: input.max_files, maxEntries: ENTRIES_PER_FILE * input.max_files + context.bounds.list_limit_max, wanted: (relative) => glob?.matches(relative) ?? true },
       async ({ path }) => {
-        const read = await passBy(() => context.provider.readFile(path, { maxBytes: input.max_bytes_per_file }));
+        const read = await passBy(() => context.provider.readFile(path, { maxBytes: input.max_bytes_per_file, signal: context.signal }));
         if (read === undefined) return true;
         filesSearched++;
         const truncated = read.truncated || read.bytes.length > input.max_bytes_per_file;
