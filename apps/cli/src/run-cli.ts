@@ -10,6 +10,7 @@ type Command = (args: readonly string[]) => Promise<number | undefined>;
 // Loaded on demand: `libos mcp` should not pay for the shell, nor `--help` for the SDK.
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   mcp: async () => (await import('./commands/mcp-command.js')).mcpCommand,
+  serve: async () => (await import('./commands/serve-command.js')).serveCommand,
   call: async () => (await import('./commands/call-command.js')).callCommand,
   tools: async () => (await import('./commands/tools-command.js')).toolsCommand,
   shell: async () => (await import('./commands/shell-command.js')).shellCommand,
@@ -24,7 +25,12 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
   const [name, ...rest] = args;
   process.stdout.on('error', ignoreClosedReader);
   try {
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) {
+      // No command is a usage error (a script that forgot it must not pass): the help, on stderr.
+      process.stderr.write(MAIN_HELP);
+      return USAGE_EXIT_STATUS;
+    }
+    if (name === '--help' || name === '-h' || name === 'help') {
       process.stdout.write(MAIN_HELP);
       return 0;
     }

@@ -109,12 +109,20 @@ describe('flags and config', () => {
   });
 
   it('prints help and exits 0 for every command', async () => {
-    const cases = [[], ['--help'], ['mcp', '--help'], ['call', '-h'], ['tools', '--help'], ['shell', '--help'], ['demo', '--help']];
+    const cases = [['--help'], ['mcp', '--help'], ['call', '-h'], ['tools', '--help'], ['shell', '--help'], ['demo', '--help']];
     const runs = await Promise.all(cases.map((args) => runLibos(args)));
     runs.forEach((run, index) => {
       expect(run.status, cases[index]!.join(' ')).toBe(0);
       expect(run.stdout, cases[index]!.join(' ')).toMatch(/Usage: libos/u);
     });
+  });
+
+  it('exits 2 (usage) with the help on stderr when no command is given', async () => {
+    // Issue 9: it used to exit 0, so a script that lost its command passed.
+    const run = await runLibos([]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/Usage: libos/u);
   });
 });
 

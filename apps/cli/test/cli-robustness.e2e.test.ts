@@ -59,7 +59,7 @@ describe('libos demo on a bad DIR', () => {
 describe('libos shell `write` without text', () => {
   it('asks for the text instead of writing a lone newline', async () => {
     const run = await runLibos(['shell', '--root', workspace.path], { input: 'write forgot.txt\n' });
-    expect(run.status).toBe(0);
+    expect(run.status).toBe(1); // the command failed: a script says so (issue 9)
     expect(run.stdout).toMatch(/^write: expected TEXT/mu);
     await expect(access(join(workspace.path, 'forgot.txt'))).rejects.toThrow();
     expect(await readFile(join(workspace.path, 'big.txt'), 'utf8')).toHaveLength(60_000);

@@ -32,19 +32,21 @@ async function newestSource(directory: string): Promise<number> {
   return Math.max(...times);
 }
 
-async function isStale(directory: string, output: string): Promise<boolean> {
+async function isStale(directory: string, output: string, newestDependency: number): Promise<boolean> {
   const built = await stat(join(directory, output)).catch(() => undefined);
-  return built === undefined || built.mtimeMs < (await newestSource(directory));
+  return built === undefined || built.mtimeMs < Math.max(newestDependency, await newestSource(directory));
 }
 
 /** Builds (tsup, JavaScript only) every package the spawned `libos` binary loads whose dist is missing or older than its sources. */
 export default async function setup(): Promise<void> {
+  // The bin bundles the libOS packages (apps/cli/tsup.config.ts), so a package is also stale when a
+  // package of an earlier stage was built after it: a merge that changes tools must rebuild the bin.
+  let newestDependency = 0;
   for (const stage of STAGES) {
     await Promise.all(
       stage.map(async ({ directory, output }) => {
         const absolute = join(repository, directory);
-        // Dependencies stay external in every bundle, so only stale packages need a new build.
-        if (!(await isStale(absolute, output))) return;
+        if (!(await isStale(absolute, output, newestDependency))) return;
         await run(process.execPath, ['--input-type=module', '-e', BUILD_JS], { cwd: absolute, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 16 * 1024 * 1024 }).catch(
           (error: { stdout?: string; stderr?: string }) => {
             throw new Error(`tsup failed in ${directory}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
@@ -52,5 +54,8 @@ export default async function setup(): Promise<void> {
         );
       }),
     );
+    for (const { directory, output } of stage) {
+      newestDependency = Math.max(newestDependency, (await stat(join(repository, directory, output)).catch(() => undefined))?.mtimeMs ?? 0);
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalRequest, WorkspacePath } from '@libos/core';
+import type { ApprovalRequest } from '@libos/core';
 import { describe, expect, it } from 'vitest';
 import { approvalMessage, createElicitationApprover } from '../src/mcp/elicitation-approver.js';
 import { createMcpServer } from '../src/mcp/create-mcp-server.js';
@@ -86,19 +86,16 @@ describe('createElicitationApprover', () => {
   const request: ApprovalRequest = {
     tool: 'write_text_file',
     right: 'write',
-    path: 'src/app.ts' as WorkspacePath,
+    path: 'src/app.ts',
     arguments_sha256: '0'.repeat(64),
     content_bytes: 12,
     content_sha256: 'a'.repeat(64),
     preview: 'hello world!',
+    message: 'Allow write_text_file to write "src/app.ts"? It would write 12 bytes (SHA-256 aaaa). Preview: hello world!',
   };
 
-  it('names the tool, the right, the path and the write in its message', () => {
-    const message = approvalMessage(request);
-    expect(message).toContain('write_text_file to write "src/app.ts"');
-    expect(message).toContain('12 bytes');
-    expect(message).toContain('hello world!');
-    expect(approvalMessage({ ...request, content_bytes: 1 })).toContain('write 1 byte (');
+  it('shows the runtime\'s own escaped sentence, naming libos', () => {
+    expect(approvalMessage(request)).toBe(`libos: ${request.message}`);
   });
 
   it.each([

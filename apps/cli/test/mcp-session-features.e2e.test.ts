@@ -56,6 +56,16 @@ describe('approval through elicitation', () => {
     expect(await readFile(join(root, 'gated/accepted.txt'), 'utf8')).toBe('approved text');
   });
 
+  it('shows a hostile path escaped, so it cannot pass for another (CR, ANSI, bidi, ZWJ, quotes)', async () => {
+    // On a terminal, CR plus "erase line" would leave only `public/notes.txt` on screen.
+    const hostile = '\r\u001b[2Kpublic\u202Etxt.exe\u2066\u200D\u2028"? ok';
+    const { result, elicitations } = await writeGated('decline', hostile);
+    expect(failureOf(result)).toMatchObject({ code: 'approval_rejected' });
+    const message = elicitations[0]!.message;
+    expect(message).toContain('write "gated/\\r\\u{001B}[2Kpublic\\u{202E}txt.exe\\u{2066}\\u{200D}\\u{2028}\\"? ok"?');
+    expect(message).not.toMatch(/[\r\n\u001b\u202e\u2066\u200d\u2028]/u);
+  });
+
   it('refuses with approval_rejected when the user declines, writing nothing', async () => {
     const { result } = await writeGated('decline', 'declined.txt');
     expect(result.isError).toBe(true);

@@ -51,7 +51,8 @@ describe('libos shell with piped input', () => {
   it('explains failures in plain words and keeps going', async () => {
     const script = ['cat missing.txt', 'rmdir .', 'write .git/HEAD nope', 'frobnicate', 'cd hello.txt', 'pwd'].join('\n');
     const run = await runLibos(['shell', '--root', workspace.path], { input: script });
-    expect(run.status).toBe(0);
+    // A script whose commands failed fails (issue 9): it ran to the end, and says so with status 1.
+    expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/^cat: .+ \[not_found\]$/mu);
     expect(run.stdout).toMatch(/^rmdir: .+ \[root_refused\]$/mu);
     expect(run.stdout).toMatch(/^write: .+ \[protected_path\]$/mu);
@@ -68,7 +69,7 @@ describe('libos shell with piped input', () => {
       'call read_text_file {not json',
     ].join('\n');
     const run = await runLibos(['shell', '--provider', 'memfs'], { input: script });
-    expect(run.status).toBe(0);
+    expect(run.status).toBe(1);
     expect(run.stdout).toContain('read_text_file: ');
     expect(run.stdout).toContain('[not_found]');
     expect(run.stdout).toContain('"working_directory": "."');
@@ -79,6 +80,40 @@ describe('libos shell with piped input', () => {
   it('reports a heredoc left open at the end of input and writes nothing', async () => {
     const run = await runLibos(['shell', '--root', workspace.path], { input: 'write open.txt <<EOF\nno end' });
     expect(run.stdout).toContain('input ended before the line "EOF"');
+    expect(run.status).toBe(1);
+  });
+
+  it('exits 0 when every command of a script succeeded, and 1 when one failed', async () => {
+    expect((await runLibos(['shell', '--provider', 'memfs'], { input: 'mkdir a\ncd a\npwd\n' })).status).toBe(0);
+    expect((await runLibos(['shell', '--provider', 'memfs'], { input: 'mkdir a\ncat nothing\npwd\n' })).status).toBe(1);
+  });
+
+  it('shows hostile names, paths and contents escaped, so they cannot redraw the terminal', async () => {
+    const scratch = await temporaryDirectory();
+    try {
+      // On a terminal, CR plus "erase line" would show only `ok`; U+202E would reverse the rest.
+      await writeFile(join(scratch.path, 'x\r\u001b[2Kok\u202Etxt.exe\u2066\u200D'), 'evil\u001b]0;title\u0007 text\u2028more\n');
+      const name = 'y\u001b[2Kok\u202Etxt';
+      const script = [`write "${name}" hi`, 'ls', 'cat "x\u001b[2Kok\u202Etxt.exe\u2066\u200D"', `cd "${name}"`].join('\n');
+      const run = await runLibos(['shell', '--root', scratch.path], { input: script });
+      expect(run.stdout).toContain('created y\\u{001B}[2Kok\\u{202E}txt (');
+      expect(run.stdout).toMatch(/ x\\r\\u\{001B\}\[2Kok\\u\{202E\}txt\.exe\\u\{2066\}\\u\{200D\}\n/u);
+      expect(run.stdout).toMatch(/^cd: .+ \[not_a_directory\]$/mu);
+      expect(run.stdout).not.toMatch(/[\r\u001b\u0007\u202e\u2066\u200d\u2028]/u);
+    } finally {
+      await scratch.remove();
+    }
+  });
+
+  it('shows a file\'s controls escaped by cat, keeping its lines', async () => {
+    const scratch = await temporaryDirectory();
+    try {
+      await writeFile(join(scratch.path, 'f.txt'), 'one\n\ttwo \\d\u001b]0;title\u0007\u2028three\n');
+      const run = await runLibos(['shell', '--root', scratch.path], { input: 'cat f.txt\n' });
+      expect(run.stdout).toBe('one\n\ttwo \\d\\u{001B}]0;title\\u{0007}\\u{2028}three\n');
+    } finally {
+      await scratch.remove();
+    }
   });
 });
 

@@ -21,15 +21,21 @@ export function labelExceeds(a: Label, b: Label): boolean {
 export interface ApprovalRequest {
   readonly tool: string;
   readonly right: Right;
-  readonly path: WorkspacePath;
+  /**
+   * The canonical path, escaped for display by `escapeForDisplay` (identical to the canonical path
+   * for every name without controls, format characters or backslashes).
+   */
+  readonly path: string;
   readonly arguments_sha256: string;
   readonly content_bytes: number | null;
   readonly content_sha256: string | null;
   /**
    * The start of the content (at most 256 characters), or for an edit its unified diff (at most
-   * 4096 characters); control and invisible characters escaped.
+   * 4096 characters), escaped for display by `escapeForDisplay`.
    */
   readonly preview: string | null;
+  /** The question as one sentence for a person: tool, right, quoted escaped path, and what a write would put there. */
+  readonly message: string;
 }
 
 /** The approver's answer: `unavailable` (or no answer in time) becomes `approval_required`. */
@@ -75,6 +81,12 @@ export interface Permit {
    * uses ran out since `authorize`.
    */
   spend(): void;
+  /**
+   * Present when the uses were taken before the permit was made (a shared ledger in an Object store,
+   * which cannot answer synchronously): gives them back unless `spend()` was called. The runtime
+   * calls it once the call has ended, so a call refused between `authorize` and its probe spends nothing.
+   */
+  release?(): Promise<void>;
   /**
    * Whether this call, once authorized, may also use `right` on another path without asking again
    * and without spending more (a search reading below its root): true when the policy allows it

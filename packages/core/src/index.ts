@@ -3,6 +3,8 @@ export type { Effect, ErrorCode } from './error-code.js';
 export { LibosError } from './libos-error.js';
 export type { ErrorDetails, LibosErrorOptions, ToolFailure } from './libos-error.js';
 export type { CallResult } from './call-result.js';
+export { escapeForDisplay } from './display-text.js';
+export type { DisplayOptions } from './display-text.js';
 export { isGitAlias } from './git-alias.js';
 export {
   NAME_MAX_BYTES,

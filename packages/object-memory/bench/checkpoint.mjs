@@ -9,17 +9,17 @@ import { createObjectMemory } from '@libos/object-memory';
 const COUNT = 10_000;
 const directory = mkdtempSync(join(tmpdir(), 'libos-bench-checkpoint-'));
 
-function time(action) {
+async function time(action) {
   const start = performance.now();
-  const value = action();
+  const value = await action();
   return { value, ms: performance.now() - start };
 }
 
-function best(runs, action) {
+async function best(runs, action) {
   let fastest = Infinity;
   let value;
   for (let run = 0; run < runs; run++) {
-    const result = time(action);
+    const result = await time(action);
     value = result.value;
     fastest = Math.min(fastest, result.ms);
   }
@@ -27,9 +27,9 @@ function best(runs, action) {
 }
 
 try {
-  const memory = createObjectMemory({ namespaces: ['bench'] });
+  const memory = await createObjectMemory({ namespaces: ['bench'] });
   for (let index = 0; index < COUNT; index++) {
-    memory.create({
+    await memory.create({
       namespace: 'bench',
       name: `object ${index}`,
       type: 'observation',
@@ -40,10 +40,10 @@ try {
   const file = join(directory, 'memory.sqlite');
   const json = join(directory, 'memory.json');
 
-  const baselineWrite = best(3, () => writeFileSync(json, JSON.stringify(memory.list('bench'))));
-  const checkpoint = best(3, () => memory.checkpoint(file, { namespaces: ['bench'] }));
-  const baselineRead = best(3, () => JSON.parse(readFileSync(json, 'utf8')).length);
-  const restore = best(3, () => createObjectMemory({ restore: file }).list('bench').length);
+  const baselineWrite = await best(3, async () => writeFileSync(json, JSON.stringify(await memory.list('bench'))));
+  const checkpoint = await best(3, () => memory.checkpoint(file, { namespaces: ['bench'] }));
+  const baselineRead = await best(3, () => JSON.parse(readFileSync(json, 'utf8')).length);
+  const restore = await best(3, async () => (await (await createObjectMemory({ restore: file })).list('bench')).length);
   if (restore.value !== COUNT) throw new Error(`restored ${restore.value} Objects, expected ${COUNT}`);
 
   console.log(`object-memory: checkpoint of ${COUNT} Objects ${checkpoint.ms.toFixed(1)} ms (target < 1000 ms); ratio ${(checkpoint.ms / baselineWrite.ms).toFixed(2)}x vs plain JSON write ${baselineWrite.ms.toFixed(1)} ms`);

@@ -1,5 +1,6 @@
 export { createObjectMemory, objectMemoryReader } from './create-object-memory.js';
-export type { CheckpointSummary, CreateObjectInput, ObjectMemory, ObjectMemoryOptions, ObjectMemoryReader } from './create-object-memory.js';
+export type { CreateObjectInput, ObjectMemory, ObjectMemoryOptions, ObjectMemoryReader, ObjectMemoryUsage } from './create-object-memory.js';
+export type { CheckpointSummary } from './memory-checkpoint.js';
 export type { JsonValue, MemoryObject } from './memory-object.js';
 export { OID_PATTERN } from './memory-object.js';
 export type { MemoryView } from './memory-view.js';

@@ -7,23 +7,23 @@ import type { MemoryObject } from './memory-object.js';
  */
 export interface MemoryView {
   readonly processId: string;
-  /** Adds an Object by oid (idempotent). Throws `object_not_found` for an unknown oid. */
-  attach(oid: string): MemoryObject;
+  /** Adds an Object by oid (idempotent). Rejects with `object_not_found` for an oid no live Object has. */
+  attach(oid: string): Promise<MemoryObject>;
   /** Removes an Object from the view; tells whether it was attached. */
   detach(oid: string): boolean;
   /** Tells whether an Object is attached. */
   has(oid: string): boolean;
-  /** The attached Objects, in the order they were attached. */
-  list(): MemoryObject[];
+  /** The attached Objects that are still live, in the order they were attached. */
+  list(): Promise<MemoryObject[]>;
 }
 
 /** Makes the view of one process over a lookup of live Objects. */
-export function createMemoryView(processId: string, lookup: (oid: string) => MemoryObject | undefined): MemoryView {
+export function createMemoryView(processId: string, lookup: (oid: string) => Promise<MemoryObject | undefined>): MemoryView {
   const attached = new Set<string>();
   return {
     processId,
-    attach(oid) {
-      const object = lookup(oid);
+    async attach(oid) {
+      const object = await lookup(oid);
       if (object === undefined) {
         throw new LibosError('object_not_found', 'No live Object has this oid.', { details: { oid } });
       }
@@ -32,13 +32,9 @@ export function createMemoryView(processId: string, lookup: (oid: string) => Mem
     },
     detach: (oid) => attached.delete(oid),
     has: (oid) => attached.has(oid),
-    list() {
-      const objects: MemoryObject[] = [];
-      for (const oid of attached) {
-        const object = lookup(oid);
-        if (object !== undefined) objects.push(object);
-      }
-      return objects;
+    async list() {
+      const objects = await Promise.all([...attached].map((oid) => lookup(oid)));
+      return objects.filter((object): object is MemoryObject => object !== undefined);
     },
   };
 }

@@ -18,9 +18,9 @@ afterEach(() => {
 
 it('a checkpoint killed midway by SIGKILL leaves the previous image whole and loadable', async () => {
   const file = join(directory, 'memory.sqlite');
-  const previous = createObjectMemory({ namespaces: ['big'] });
-  const kept = previous.create({ namespace: 'big', name: 'o0', type: 'plan', payload: { content: 'the old image' }, createdBy: 'pid_parent' });
-  previous.checkpoint(file);
+  const previous = await createObjectMemory({ namespaces: ['big'] });
+  const kept = await previous.create({ namespace: 'big', name: 'o0', type: 'plan', payload: { content: 'the old image' }, createdBy: 'pid_parent' });
+  await previous.checkpoint(file);
 
   // The child fills a memory, says so, then writes a checkpoint of tens of megabytes over `file`.
   const running = spawn(process.execPath, [child, file, '10000', '6000'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -43,6 +43,6 @@ it('a checkpoint killed midway by SIGKILL leaves the previous image whole and lo
   expect(sawTemporary).toBe(true);
   expect(output).not.toContain('done');
 
-  const restored = createObjectMemory({ restore: file });
-  expect(restored.list('big')).toEqual([kept]);
+  const restored = await createObjectMemory({ restore: file });
+  expect(await restored.list('big')).toEqual([kept]);
 });

@@ -9,13 +9,13 @@ const scratch = useScratchDirectory('libos-checkpoint-safety-');
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
-function saved(objects = 3): { file: string; memory: ObjectMemory } {
-  const memory = createObjectMemory({ namespaces: ['shared'] });
+async function saved(objects = 3): Promise<{ file: string; memory: ObjectMemory }> {
+  const memory = await createObjectMemory({ namespaces: ['shared'] });
   for (let index = 0; index < objects; index++) {
-    memory.create({ namespace: 'shared', name: `n${index}`, type: 'evidence', payload: { content: `text ${index}` }, label: 'secret', createdBy: pid });
+    await memory.create({ namespace: 'shared', name: `n${index}`, type: 'evidence', payload: { content: `text ${index}` }, label: 'secret', createdBy: pid });
   }
   const file = join(scratch.path, 'memory.sqlite');
-  memory.checkpoint(file);
+  await memory.checkpoint(file);
   return { file, memory };
 }
 
@@ -36,49 +36,49 @@ describe('checkpoint file mode', () => {
     process.umask(umask);
   });
 
-  it('creates the file 0600 and keeps it 0600 on every save, even after it was loosened', () => {
-    const { file, memory } = saved();
+  it('creates the file 0600 and keeps it 0600 on every save, even after it was loosened', async () => {
+    const { file, memory } = await saved();
     expect(modeOf(file)).toBe(0o600);
     chmodSync(file, 0o666);
-    memory.checkpoint(file);
+    await memory.checkpoint(file);
     expect(modeOf(file)).toBe(0o600);
     chmodSync(file, 0o644);
-    memory.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 1, createdBy: pid });
-    memory.checkpoint(file);
+    await memory.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 1, createdBy: pid });
+    await memory.checkpoint(file);
     expect(modeOf(file)).toBe(0o600);
-    expect(createObjectMemory({ restore: file }).list('shared')).toHaveLength(4);
+    expect(await (await createObjectMemory({ restore: file })).list('shared')).toHaveLength(4);
   });
 });
 
 describe('restore checks every row as creation does', () => {
-  it('refuses a crafted 64 MiB payload (4x object_payload_max_bytes) and restores nothing', () => {
-    const { file } = saved();
+  it('refuses a crafted 64 MiB payload (4x object_payload_max_bytes) and restores nothing', async () => {
+    const { file } = await saved();
     forge(file, 'UPDATE objects SET payload = ? WHERE name = ?', JSON.stringify({ content: 'x'.repeat(64 * 1024 * 1024) }), 'n1');
-    const memory = createObjectMemory({ namespaces: ['mine'] });
-    const failure = failureOf(() => memory.restore(file));
+    const memory = await createObjectMemory({ namespaces: ['mine'] });
+    const failure = await failureOf(async () => await memory.restore(file));
     expect(failure.code).toBe('invalid_arguments');
     expect(failure.effect).toBe('none');
     expect(failure.message).toBe('The checkpoint file is malformed: object row 2 has a payload over the 16777216-byte bound.');
-    expect(memory.listNamespaces()).toEqual(['mine']);
-    expect(memory.usage().objects).toBe(0);
+    expect(await memory.listNamespaces()).toEqual(['mine']);
+    expect((await memory.usage()).objects).toBe(0);
   });
 
-  it('holds restored payloads to the memory\'s own payload gate, measured as create measures it', () => {
-    const { file } = saved();
-    expect(createObjectMemory({ maxPayloadBytes: 20, restore: file }).usage().objects).toBe(3);
+  it('holds restored payloads to the memory\'s own payload gate, measured as create measures it', async () => {
+    const { file } = await saved();
+    expect((await (await createObjectMemory({ maxPayloadBytes: 20, restore: file })).usage()).objects).toBe(3);
     // {"content":"text 0"} is 20 bytes of compact JSON.
-    expect(failureOf(() => createObjectMemory({ maxPayloadBytes: 19, restore: file })).message).toMatch(/object row 1 has a payload over the 19-byte bound/);
+    expect((await failureOf(async () => await createObjectMemory({ maxPayloadBytes: 19, restore: file }))).message).toMatch(/object row 1 has a payload over the 19-byte bound/);
     // Padding that JSON ignores still counts against the stored text, so it cannot smuggle a larger value.
     forge(file, 'UPDATE objects SET payload = ? WHERE name = ?', '{"content":"text 0"}     ', 'n0');
-    expect(failureOf(() => createObjectMemory({ maxPayloadBytes: 20, restore: file })).message).toMatch(/object row 1 has a payload over/);
+    expect((await failureOf(async () => await createObjectMemory({ maxPayloadBytes: 20, restore: file }))).message).toMatch(/object row 1 has a payload over/);
   });
 
-  it('names the first bad row when several are bad', () => {
-    const { file } = saved(5);
+  it('names the first bad row when several are bad', async () => {
+    const { file } = await saved(5);
     forge(file, "UPDATE objects SET label = 'top' WHERE name = 'n3'");
     forge(file, "UPDATE objects SET name = 'a/b' WHERE name = 'n1'");
     forge(file, 'UPDATE objects SET payload = ? WHERE name = ?', 'y'.repeat(100), 'n4');
-    const failure = failureOf(() => createObjectMemory({ restore: file }));
+    const failure = await failureOf(async () => await createObjectMemory({ restore: file }));
     expect(failure.message).toBe('The checkpoint file is malformed: object row 2 has an invalid name.');
   });
 
@@ -91,27 +91,27 @@ describe('restore checks every row as creation does', () => {
     ['a payload stored as a blob', "UPDATE objects SET payload = X'7b7d' WHERE name = 'n0'", /object row 1 has no JSON payload/],
     ['a payload that is not JSON', "UPDATE objects SET payload = '{' WHERE name = 'n0'", /object row 1 has a payload that is not JSON/],
     ['an invalid creation time', "UPDATE objects SET created_at = 'yesterday' WHERE name = 'n0'", /object row 1 has an invalid created_at/],
-  ])('refuses %s naming the row', (_, sql, message) => {
-    const { file } = saved();
+  ])('refuses %s naming the row', async (_, sql, message) => {
+    const { file } = await saved();
     forge(file, sql);
-    const failure = failureOf(() => createObjectMemory({ restore: file }));
+    const failure = await failureOf(async () => await createObjectMemory({ restore: file }));
     expect(failure.code).toBe('invalid_arguments');
     expect(failure.message).toMatch(message);
   });
 
-  it('refuses a file past objects_max_count or objects_max_bytes, counting the live Objects too', () => {
-    const { file } = saved(3);
-    expect(failureOf(() => createObjectMemory({ maxObjectsCount: 2, restore: file })).code).toBe('quota_exceeded');
-    const memory = createObjectMemory({ namespaces: ['mine'], maxObjectsCount: 4 });
-    memory.create({ namespace: 'mine', name: 'a', type: 'artifact', payload: 1, createdBy: pid });
-    memory.create({ namespace: 'mine', name: 'b', type: 'artifact', payload: 2, createdBy: pid });
-    const failure = failureOf(() => memory.restore(file));
+  it('refuses a file past objects_max_count or objects_max_bytes, counting the live Objects too', async () => {
+    const { file } = await saved(3);
+    expect((await failureOf(async () => await createObjectMemory({ maxObjectsCount: 2, restore: file }))).code).toBe('quota_exceeded');
+    const memory = await createObjectMemory({ namespaces: ['mine'], maxObjectsCount: 4 });
+    await memory.create({ namespace: 'mine', name: 'a', type: 'artifact', payload: 1, createdBy: pid });
+    await memory.create({ namespace: 'mine', name: 'b', type: 'artifact', payload: 2, createdBy: pid });
+    const failure = await failureOf(async () => await memory.restore(file));
     expect(failure.code).toBe('quota_exceeded');
     expect(failure.effect).toBe('none');
     expect(failure.message).toMatch(/object row 3 would take Object Memory past its objects_max_count quota/);
-    expect(memory.listNamespaces()).toEqual(['mine']);
+    expect(await memory.listNamespaces()).toEqual(['mine']);
     // {"content":"text N"} is 20 bytes each: 60 in all.
-    expect(createObjectMemory({ maxObjectsBytes: 60, restore: file }).usage().bytes).toBe(60);
-    expect(failureOf(() => createObjectMemory({ maxObjectsBytes: 59, restore: file })).message).toMatch(/object row 3 .*objects_max_bytes/);
+    expect((await (await createObjectMemory({ maxObjectsBytes: 60, restore: file })).usage()).bytes).toBe(60);
+    expect((await failureOf(async () => await createObjectMemory({ maxObjectsBytes: 59, restore: file }))).message).toMatch(/object row 3 .*objects_max_bytes/);
   });
 });

@@ -7,78 +7,78 @@ import { failureOf, pid, useScratchDirectory } from './support.js';
 
 const scratch = useScratchDirectory('libos-checkpoint-');
 
-function populated() {
-  const memory = createObjectMemory({ namespaces: ['shared', 'team/notes'] });
-  const own = memory.openProcessNamespace(pid);
-  memory.create({ namespace: own, name: 'mine', type: 'plan', payload: { content: 'step 1', list: [1, 'two', null] }, createdBy: pid });
-  memory.create({ namespace: 'shared', name: 'secret doc', type: 'evidence', payload: 'text 😀 é', label: 'secret', createdBy: pid });
-  memory.create({ namespace: 'team/notes', name: 'n', type: 'summary', payload: 42, label: 'public', createdBy: 'pid_other' });
+async function populated() {
+  const memory = await createObjectMemory({ namespaces: ['shared', 'team/notes'] });
+  const own = await memory.openProcessNamespace(pid);
+  await memory.create({ namespace: own, name: 'mine', type: 'plan', payload: { content: 'step 1', list: [1, 'two', null] }, createdBy: pid });
+  await memory.create({ namespace: 'shared', name: 'secret doc', type: 'evidence', payload: 'text 😀 é', label: 'secret', createdBy: pid });
+  await memory.create({ namespace: 'team/notes', name: 'n', type: 'summary', payload: 42, label: 'public', createdBy: 'pid_other' });
   return { memory, own };
 }
 
 describe('checkpoint and restore', () => {
-  it('brings back the chosen namespaces with the same oids, names, types, labels and creation data', () => {
-    const { memory, own } = populated();
+  it('brings back the chosen namespaces with the same oids, names, types, labels and creation data', async () => {
+    const { memory, own } = await populated();
     const file = join(scratch.path, 'memory.sqlite');
-    expect(memory.checkpoint(file, { namespaces: ['shared', own] })).toEqual({ namespaces: [own, 'shared'].sort(), objects: 2 });
+    expect(await memory.checkpoint(file, { namespaces: ['shared', own] })).toEqual({ namespaces: [own, 'shared'].sort(), objects: 2 });
 
-    const restored = createObjectMemory({ restore: file });
-    expect(restored.listNamespaces()).toEqual([own, 'shared'].sort());
-    expect(restored.list('shared')).toEqual(memory.list('shared'));
-    expect(restored.list(own)).toEqual(memory.list(own));
-    expect(restored.hasNamespace('team/notes')).toBe(false);
-    const object = restored.get('shared', 'secret doc');
+    const restored = await createObjectMemory({ restore: file });
+    expect(await restored.listNamespaces()).toEqual([own, 'shared'].sort());
+    expect(await restored.list('shared')).toEqual(await memory.list('shared'));
+    expect(await restored.list(own)).toEqual(await memory.list(own));
+    expect(await restored.hasNamespace('team/notes')).toBe(false);
+    const object = await restored.get('shared', 'secret doc');
     expect(Object.isFrozen(object)).toBe(true);
-    expect(restored.getByOid(object.oid)).toBe(object);
+    expect(await restored.getByOid(object.oid)).toBe(object);
     expect(readdirSync(scratch.path)).toEqual(['memory.sqlite']);
   });
 
-  it('captures every namespace when none are named, empty ones included', () => {
-    const { memory } = populated();
-    memory.declareNamespace('empty');
+  it('captures every namespace when none are named, empty ones included', async () => {
+    const { memory } = await populated();
+    await memory.declareNamespace('empty');
     const file = join(scratch.path, 'all.sqlite');
-    expect(memory.checkpoint(file).objects).toBe(3);
-    const restored = createObjectMemory();
-    expect(restored.restore(file).namespaces).toEqual(memory.listNamespaces());
-    expect(restored.list('empty')).toEqual([]);
-    expect(restored.list('team/notes')[0]?.payload).toBe(42);
+    expect((await memory.checkpoint(file)).objects).toBe(3);
+    const restored = await createObjectMemory();
+    expect((await restored.restore(file)).namespaces).toEqual(await memory.listNamespaces());
+    expect(await restored.list('empty')).toEqual([]);
+    expect((await restored.list('team/notes'))[0]?.payload).toBe(42);
   });
 
-  it('replaces an older image and keeps the restored memory immutable and unique', () => {
-    const { memory } = populated();
+  it('replaces an older image and keeps the restored memory immutable and unique', async () => {
+    const { memory } = await populated();
     const file = join(scratch.path, 'memory.sqlite');
-    memory.checkpoint(file, { namespaces: ['shared'] });
-    memory.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 1, createdBy: pid });
-    memory.checkpoint(file, { namespaces: ['shared'] });
-    const restored = createObjectMemory({ restore: file });
-    expect(restored.list('shared').map((object) => object.name)).toEqual(['secret doc', 'later']);
-    expect(failureOf(() => restored.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 2, createdBy: pid })).code).toBe('name_taken');
+    await memory.checkpoint(file, { namespaces: ['shared'] });
+    await memory.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 1, createdBy: pid });
+    await memory.checkpoint(file, { namespaces: ['shared'] });
+    const restored = await createObjectMemory({ restore: file });
+    expect((await restored.list('shared')).map((object) => object.name)).toEqual(['secret doc', 'later']);
+    expect((await failureOf(async () => await restored.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 2, createdBy: pid }))).code).toBe('name_taken');
   });
 
-  it('refuses a restore that would collide with a live name, changing nothing', () => {
-    const { memory } = populated();
+  it('refuses a restore that would collide with a live name, changing nothing', async () => {
+    const { memory } = await populated();
     const file = join(scratch.path, 'memory.sqlite');
-    memory.checkpoint(file, { namespaces: ['shared'] });
-    const target = createObjectMemory({ namespaces: ['shared'] });
-    target.create({ namespace: 'shared', name: 'secret doc', type: 'artifact', payload: 'mine', createdBy: pid });
-    expect(failureOf(() => target.restore(file)).code).toBe('name_taken');
-    expect(target.list('shared')).toHaveLength(1);
-    expect(failureOf(() => memory.restore(file)).code).toBe('name_taken');
+    await memory.checkpoint(file, { namespaces: ['shared'] });
+    const target = await createObjectMemory({ namespaces: ['shared'] });
+    await target.create({ namespace: 'shared', name: 'secret doc', type: 'artifact', payload: 'mine', createdBy: pid });
+    expect((await failureOf(async () => await target.restore(file))).code).toBe('name_taken');
+    expect(await target.list('shared')).toHaveLength(1);
+    expect((await failureOf(async () => await memory.restore(file))).code).toBe('name_taken');
   });
 
-  it('without a checkpoint nothing persists: a new memory is empty and names are free', () => {
-    const { memory } = populated();
-    const fresh = createObjectMemory({ namespaces: ['shared'] });
-    expect(fresh.list('shared')).toEqual([]);
-    expect(fresh.create({ namespace: 'shared', name: 'secret doc', type: 'artifact', payload: 1, createdBy: pid }).oid).not.toBe(
-      memory.get('shared', 'secret doc').oid,
+  it('without a checkpoint nothing persists: a new memory is empty and names are free', async () => {
+    const { memory } = await populated();
+    const fresh = await createObjectMemory({ namespaces: ['shared'] });
+    expect(await fresh.list('shared')).toEqual([]);
+    expect((await fresh.create({ namespace: 'shared', name: 'secret doc', type: 'artifact', payload: 1, createdBy: pid })).oid).not.toBe(
+      (await memory.get('shared', 'secret doc')).oid,
     );
   });
 
-  it('refuses to checkpoint an unknown namespace and writes nothing', () => {
-    const { memory } = populated();
+  it('refuses to checkpoint an unknown namespace and writes nothing', async () => {
+    const { memory } = await populated();
     const file = join(scratch.path, 'memory.sqlite');
-    expect(failureOf(() => memory.checkpoint(file, { namespaces: ['nope'] })).code).toBe('namespace_not_found');
+    expect((await failureOf(async () => await memory.checkpoint(file, { namespaces: ['nope'] }))).code).toBe('namespace_not_found');
     expect(readdirSync(scratch.path)).toEqual([]);
   });
 });
@@ -98,40 +98,40 @@ describe('malformed checkpoint files', () => {
     ],
   ];
 
-  it.each(cases)('refuses %s with invalid_arguments and a clear message', (_, make, message) => {
+  it.each(cases)('refuses %s with invalid_arguments and a clear message', async (_, make, message) => {
     const file = join(scratch.path, 'bad.sqlite');
     make(file);
-    const failure = failureOf(() => createObjectMemory({ restore: file }));
+    const failure = await failureOf(async () => await createObjectMemory({ restore: file }));
     expect(failure.code).toBe('invalid_arguments');
     expect(failure.message).toMatch(message);
     expect(failure.message).not.toContain(scratch.path);
   });
 
-  it('refuses a checkpoint whose rows were tampered with', () => {
-    const { memory } = populated();
+  it('refuses a checkpoint whose rows were tampered with', async () => {
+    const { memory } = await populated();
     const file = join(scratch.path, 'memory.sqlite');
-    memory.checkpoint(file);
+    await memory.checkpoint(file);
     const database = new Database(file);
     database.prepare("UPDATE objects SET type = 'file' WHERE name = 'mine'").run();
     database.close();
-    const failure = failureOf(() => createObjectMemory({ restore: file }));
+    const failure = await failureOf(async () => await createObjectMemory({ restore: file }));
     expect(failure.code).toBe('invalid_arguments');
     expect(failure.message).toMatch(/object row \d+ has an unknown type/);
   });
 
-  it('refuses a checkpoint cut short', () => {
-    const { memory } = populated();
+  it('refuses a checkpoint cut short', async () => {
+    const { memory } = await populated();
     for (let index = 0; index < 300; index++) {
-      memory.create({ namespace: 'shared', name: `filler ${index}`, type: 'artifact', payload: 'y'.repeat(200), createdBy: pid });
+      await memory.create({ namespace: 'shared', name: `filler ${index}`, type: 'artifact', payload: 'y'.repeat(200), createdBy: pid });
     }
     const file = join(scratch.path, 'memory.sqlite');
-    memory.checkpoint(file);
+    await memory.checkpoint(file);
     const bytes = readFileSync(file);
     writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
-    expect(failureOf(() => createObjectMemory({ restore: file })).code).toBe('invalid_arguments');
+    expect((await failureOf(async () => await createObjectMemory({ restore: file }))).code).toBe('invalid_arguments');
   });
 
-  it('reports a missing file as not_found', () => {
-    expect(failureOf(() => createObjectMemory({ restore: join(scratch.path, 'missing.sqlite') })).code).toBe('not_found');
+  it('reports a missing file as not_found', async () => {
+    expect((await failureOf(async () => await createObjectMemory({ restore: join(scratch.path, 'missing.sqlite') }))).code).toBe('not_found');
   });
 });

@@ -4,15 +4,15 @@ import { OBJECT_TYPES, createObjectMemory, payloadByteLength, processNamespace, 
 
 const pid = 'pid_0123456789abcdef';
 
-function memoryWithProcess() {
-  const memory = createObjectMemory({ namespaces: ['shared'] });
-  const own = memory.openProcessNamespace(pid);
+async function memoryWithProcess() {
+  const memory = await createObjectMemory({ namespaces: ['shared'] });
+  const own = await memory.openProcessNamespace(pid);
   return { memory, own };
 }
 
-function codeOf(action: () => unknown): string | undefined {
+async function codeOf(action: () => unknown): Promise<string | undefined> {
   try {
-    action();
+    await action();
   } catch (error) {
     if (LibosError.is(error)) return error.code;
     throw error;
@@ -21,10 +21,10 @@ function codeOf(action: () => unknown): string | undefined {
 }
 
 describe('creating Objects', () => {
-  it('returns a frozen Object with a random oid, the trimmed name and creation data', () => {
-    const { memory, own } = memoryWithProcess();
+  it('returns a frozen Object with a random oid, the trimmed name and creation data', async () => {
+    const { memory, own } = await memoryWithProcess();
     const before = Date.now();
-    const object = memory.create({ namespace: own, name: '  notes ', type: 'summary', payload: { content: 'hi' }, createdBy: pid });
+    const object = await memory.create({ namespace: own, name: '  notes ', type: 'summary', payload: { content: 'hi' }, createdBy: pid });
     expect(object).toMatchObject({ namespace: 'process:pid_0123456789abcdef', name: 'notes', type: 'summary', label: 'normal' });
     expect(object.oid).toMatch(/^obj_[0-9a-f]{16}$/);
     expect(object.created_by).toBe(pid);
@@ -33,53 +33,55 @@ describe('creating Objects', () => {
     expect(Object.keys(object).sort()).toEqual(
       ['created_at', 'created_by', 'label', 'name', 'namespace', 'oid', 'payload', 'type'].sort(),
     );
-    expect(memory.get(own, 'notes')).toBe(object);
-    expect(memory.getByOid(object.oid)).toBe(object);
+    expect(await memory.get(own, 'notes')).toBe(object);
+    expect(await memory.getByOid(object.oid)).toBe(object);
   });
 
-  it('gives distinct oids', () => {
-    const { memory, own } = memoryWithProcess();
+  it('gives distinct oids', async () => {
+    const { memory, own } = await memoryWithProcess();
     const oids = new Set(
-      Array.from({ length: 200 }, (_, index) => memory.create({ namespace: own, name: `n${index}`, type: 'artifact', payload: index, createdBy: pid }).oid),
+      await Promise.all(
+        Array.from({ length: 200 }, async (_, index) => (await memory.create({ namespace: own, name: `n${index}`, type: 'artifact', payload: index, createdBy: pid })).oid),
+      ),
     );
     expect(oids.size).toBe(200);
   });
 
-  it('keeps the label it is given', () => {
-    const { memory, own } = memoryWithProcess();
-    expect(memory.create({ namespace: own, name: 'a', type: 'evidence', payload: 'x', label: 'secret', createdBy: pid }).label).toBe('secret');
+  it('keeps the label it is given', async () => {
+    const { memory, own } = await memoryWithProcess();
+    expect((await memory.create({ namespace: own, name: 'a', type: 'evidence', payload: 'x', label: 'secret', createdBy: pid })).label).toBe('secret');
   });
 
-  it('accepts every listed type and refuses others', () => {
-    const { memory, own } = memoryWithProcess();
-    for (const type of OBJECT_TYPES) memory.create({ namespace: own, name: type, type, payload: null, createdBy: pid });
-    expect(memory.list(own)).toHaveLength(OBJECT_TYPES.length);
-    expect(codeOf(() => memory.create({ namespace: own, name: 'x', type: 'file' as ObjectType, payload: null, createdBy: pid }))).toBe(
+  it('accepts every listed type and refuses others', async () => {
+    const { memory, own } = await memoryWithProcess();
+    for (const type of OBJECT_TYPES) await memory.create({ namespace: own, name: type, type, payload: null, createdBy: pid });
+    expect(await memory.list(own)).toHaveLength(OBJECT_TYPES.length);
+    expect(await codeOf(async () => await memory.create({ namespace: own, name: 'x', type: 'file' as ObjectType, payload: null, createdBy: pid }))).toBe(
       'invalid_object_type',
     );
   });
 
-  it.each(['', '   ', '.', '..', 'a/b', 'a\\b', ' / '])('refuses the name %j', (name) => {
-    const { memory, own } = memoryWithProcess();
-    expect(codeOf(() => memory.create({ namespace: own, name, type: 'artifact', payload: null, createdBy: pid }))).toBe('invalid_name');
+  it.each(['', '   ', '.', '..', 'a/b', 'a\\b', ' / '])('refuses the name %j', async (name) => {
+    const { memory, own } = await memoryWithProcess();
+    expect(await codeOf(async () => await memory.create({ namespace: own, name, type: 'artifact', payload: null, createdBy: pid }))).toBe('invalid_name');
   });
 
-  it('refuses what is not plain JSON', () => {
-    const { memory, own } = memoryWithProcess();
+  it('refuses what is not plain JSON', async () => {
+    const { memory, own } = await memoryWithProcess();
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
     for (const payload of [cyclic, new Date(), Number.NaN, () => 1, { big: 1n }]) {
-      expect(codeOf(() => memory.create({ namespace: own, name: 'x', type: 'artifact', payload, createdBy: pid }))).toBe('invalid_arguments');
+      expect(await codeOf(async () => await memory.create({ namespace: own, name: 'x', type: 'artifact', payload, createdBy: pid }))).toBe('invalid_arguments');
     }
-    expect(memory.list(own)).toEqual([]);
+    expect(await memory.list(own)).toEqual([]);
   });
 });
 
 describe('immutability', () => {
-  it('freezes the Object and its payload all the way down and keeps no handle to the input', () => {
-    const { memory, own } = memoryWithProcess();
+  it('freezes the Object and its payload all the way down and keeps no handle to the input', async () => {
+    const { memory, own } = await memoryWithProcess();
     const input = { content: 'a', nested: { list: [1, { deep: true }] } };
-    const object = memory.create({ namespace: own, name: 'frozen', type: 'artifact', payload: input, createdBy: pid });
+    const object = await memory.create({ namespace: own, name: 'frozen', type: 'artifact', payload: input, createdBy: pid });
     input.nested.list.push(2);
     input.content = 'changed';
     expect(object.payload).toEqual({ content: 'a', nested: { list: [1, { deep: true }] } });
@@ -94,94 +96,94 @@ describe('immutability', () => {
     }).toThrow(TypeError);
   });
 
-  it('never overwrites or upserts: a second create of a name is name_taken and the first stays', () => {
-    const { memory, own } = memoryWithProcess();
-    const first = memory.create({ namespace: own, name: 'report', type: 'artifact', payload: 'v1', createdBy: pid });
-    expect(codeOf(() => memory.create({ namespace: own, name: ' report', type: 'summary', payload: 'v2', createdBy: pid }))).toBe('name_taken');
-    expect(memory.get(own, 'report')).toBe(first);
-    expect(memory.list(own)).toHaveLength(1);
+  it('never overwrites or upserts: a second create of a name is name_taken and the first stays', async () => {
+    const { memory, own } = await memoryWithProcess();
+    const first = await memory.create({ namespace: own, name: 'report', type: 'artifact', payload: 'v1', createdBy: pid });
+    expect(await codeOf(async () => await memory.create({ namespace: own, name: ' report', type: 'summary', payload: 'v2', createdBy: pid }))).toBe('name_taken');
+    expect(await memory.get(own, 'report')).toBe(first);
+    expect(await memory.list(own)).toHaveLength(1);
   });
 
-  it('allows the same name in another namespace', () => {
-    const { memory, own } = memoryWithProcess();
-    const a = memory.create({ namespace: own, name: 'same', type: 'artifact', payload: 1, createdBy: pid });
-    const b = memory.create({ namespace: 'shared', name: 'same', type: 'artifact', payload: 2, createdBy: pid });
+  it('allows the same name in another namespace', async () => {
+    const { memory, own } = await memoryWithProcess();
+    const a = await memory.create({ namespace: own, name: 'same', type: 'artifact', payload: 1, createdBy: pid });
+    const b = await memory.create({ namespace: 'shared', name: 'same', type: 'artifact', payload: 2, createdBy: pid });
     expect(a.oid).not.toBe(b.oid);
   });
 
   it('lets exactly one of 50 racing creators of one name win', async () => {
-    const { memory } = memoryWithProcess();
+    const { memory } = await memoryWithProcess();
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, async (_, index) => {
         await new Promise((resolve) => setTimeout(resolve, index % 3));
-        return memory.create({ namespace: 'shared', name: 'race', type: 'artifact', payload: { index }, createdBy: `pid_${index}` });
+        return await memory.create({ namespace: 'shared', name: 'race', type: 'artifact', payload: { index }, createdBy: `pid_${index}` });
       }),
     );
     const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const lost = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     expect(won).toHaveLength(1);
     expect(lost.every((outcome) => LibosError.is(outcome.reason, 'name_taken'))).toBe(true);
-    expect(memory.list('shared')).toHaveLength(1);
+    expect(await memory.list('shared')).toHaveLength(1);
   });
 });
 
 describe('the payload gate', () => {
-  it('measures the UTF-8 bytes of the compact JSON', () => {
+  it('measures the UTF-8 bytes of the compact JSON', async () => {
     expect(payloadByteLength({ content: 'é' })).toBe(Buffer.byteLength('{"content":"é"}'));
     expect(payloadByteLength('😀')).toBe(6);
   });
 
-  it('refuses a payload over the bound with too_large and stores nothing', () => {
-    const memory = createObjectMemory({ namespaces: ['n'], maxPayloadBytes: 20 });
-    memory.create({ namespace: 'n', name: 'fits', type: 'artifact', payload: 'x'.repeat(18), createdBy: pid });
-    expect(codeOf(() => memory.create({ namespace: 'n', name: 'over', type: 'artifact', payload: 'x'.repeat(19), createdBy: pid }))).toBe('too_large');
-    expect(memory.find('n', 'over')).toBeUndefined();
+  it('refuses a payload over the bound with too_large and stores nothing', async () => {
+    const memory = await createObjectMemory({ namespaces: ['n'], maxPayloadBytes: 20 });
+    await memory.create({ namespace: 'n', name: 'fits', type: 'artifact', payload: 'x'.repeat(18), createdBy: pid });
+    expect(await codeOf(async () => await memory.create({ namespace: 'n', name: 'over', type: 'artifact', payload: 'x'.repeat(19), createdBy: pid }))).toBe('too_large');
+    expect(await memory.find('n', 'over')).toBeUndefined();
   });
 });
 
 describe('namespaces', () => {
-  it('has only declared and opened namespaces', () => {
-    const { memory, own } = memoryWithProcess();
+  it('has only declared and opened namespaces', async () => {
+    const { memory, own } = await memoryWithProcess();
     expect(own).toBe(processNamespace(pid));
-    expect(memory.listNamespaces()).toEqual([own, 'shared']);
-    expect(codeOf(() => memory.create({ namespace: 'other', name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe('namespace_not_found');
-    expect(codeOf(() => memory.list('process:pid_ffffffffffffffff'))).toBe('namespace_not_found');
-    expect(codeOf(() => memory.find('other', 'x'))).toBe('namespace_not_found');
+    expect(await memory.listNamespaces()).toEqual([own, 'shared']);
+    expect(await codeOf(async () => await memory.create({ namespace: 'other', name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe('namespace_not_found');
+    expect(await codeOf(async () => await memory.list('process:pid_ffffffffffffffff'))).toBe('namespace_not_found');
+    expect(await codeOf(async () => await memory.find('other', 'x'))).toBe('namespace_not_found');
   });
 
-  it.each(['', ' shared', 'a//b', 'a/./b', '../x', 'a/'])('refuses the namespace %j', (namespace) => {
-    const { memory } = memoryWithProcess();
-    expect(codeOf(() => memory.declareNamespace(namespace))).toBe('invalid_namespace');
-    expect(codeOf(() => memory.create({ namespace, name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe('invalid_namespace');
+  it.each(['', ' shared', 'a//b', 'a/./b', '../x', 'a/'])('refuses the namespace %j', async (namespace) => {
+    const { memory } = await memoryWithProcess();
+    expect(await codeOf(async () => await memory.declareNamespace(namespace))).toBe('invalid_namespace');
+    expect(await codeOf(async () => await memory.create({ namespace, name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe('invalid_namespace');
   });
 
-  it('opens a process namespace idempotently, keeping its Objects', () => {
-    const { memory, own } = memoryWithProcess();
-    memory.create({ namespace: own, name: 'kept', type: 'artifact', payload: 1, createdBy: pid });
-    expect(memory.openProcessNamespace(pid)).toBe(own);
-    expect(memory.list(own).map((object) => object.name)).toEqual(['kept']);
+  it('opens a process namespace idempotently, keeping its Objects', async () => {
+    const { memory, own } = await memoryWithProcess();
+    await memory.create({ namespace: own, name: 'kept', type: 'artifact', payload: 1, createdBy: pid });
+    expect(await memory.openProcessNamespace(pid)).toBe(own);
+    expect((await memory.list(own)).map((object) => object.name)).toEqual(['kept']);
   });
 
-  it('get of a missing name is object_not_found', () => {
-    const { memory, own } = memoryWithProcess();
-    expect(codeOf(() => memory.get(own, 'missing'))).toBe('object_not_found');
+  it('get of a missing name is object_not_found', async () => {
+    const { memory, own } = await memoryWithProcess();
+    expect(await codeOf(async () => await memory.get(own, 'missing'))).toBe('object_not_found');
   });
 });
 
 describe('memory views', () => {
-  it('are untouched by creation and change only by attach and detach', () => {
-    const { memory, own } = memoryWithProcess();
+  it('are untouched by creation and change only by attach and detach', async () => {
+    const { memory, own } = await memoryWithProcess();
     const view = memory.view(pid);
-    const object = memory.create({ namespace: own, name: 'a', type: 'artifact', payload: 1, createdBy: pid });
-    expect(view.list()).toEqual([]);
-    expect(view.attach(object.oid)).toBe(object);
-    view.attach(object.oid);
-    expect(view.list()).toEqual([object]);
+    const object = await memory.create({ namespace: own, name: 'a', type: 'artifact', payload: 1, createdBy: pid });
+    expect(await view.list()).toEqual([]);
+    expect(await view.attach(object.oid)).toBe(object);
+    await view.attach(object.oid);
+    expect(await view.list()).toEqual([object]);
     expect(memory.view(pid)).toBe(view);
-    expect(memory.view('pid_other').list()).toEqual([]);
+    expect(await memory.view('pid_other').list()).toEqual([]);
     expect(view.detach(object.oid)).toBe(true);
     expect(view.detach(object.oid)).toBe(false);
     expect(view.has(object.oid)).toBe(false);
-    expect(codeOf(() => view.attach('obj_0000000000000000'))).toBe('object_not_found');
+    expect(await codeOf(async () => await view.attach('obj_0000000000000000'))).toBe('object_not_found');
   });
 });

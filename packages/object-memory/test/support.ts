@@ -19,10 +19,10 @@ export function useScratchDirectory(prefix: string): { readonly path: string } {
   return scratch;
 }
 
-/** Runs an action that must throw a LibosError and returns it. */
-export function failureOf(action: () => unknown): LibosError {
+/** Runs an action that must fail with a LibosError (thrown or rejected) and returns it. */
+export async function failureOf(action: () => unknown): Promise<LibosError> {
   try {
-    action();
+    await action();
   } catch (error) {
     if (LibosError.is(error)) return error;
     throw error;

@@ -41,8 +41,8 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
   const procFdDirectory = hooks.procFdDirectory ?? '/proc/self/fd';
   const root = new PinnedRoot(options.root, procFdDirectory);
   const paths = new FdPaths(procFdDirectory);
-  const staging = new StagingArea(root, paths);
   const gate = createCallGate('local');
+  const staging = new StagingArea(root, paths, gate);
 
   // The gate keeps every call in flight until its host calls are done, so close never frees an fd a call still names.
   function run<T>(
@@ -96,9 +96,9 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
       }
     },
     close: () =>
-      gate.close(() => {
+      gate.close(async () => {
         root.close();
-        staging.close();
+        await staging.close();
       }),
   };
 }

@@ -39,3 +39,17 @@ export function requireSingleFile(status: Stats, path: WorkspacePath): void {
   if (!status.isFile()) throw providerErrors.notAFile(path, status.isDirectory() ? 'directory' : 'other');
   if (status.nlink > 1) throw providerErrors.hardLinkRefused(path, status.nlink);
 }
+
+/**
+ * The held entry's status once a second link has had its moment to go. A file another libOS
+ * runtime is creating has two names for the microseconds between its link() and the unlink of its
+ * temporary; a real hard link still has them after a few milliseconds, and is refused then.
+ */
+export async function settledStatus(probe: ProbedEntry): Promise<Stats> {
+  let status = probe.status;
+  for (let attempt = 0; attempt < 5 && status.isFile() && status.nlink > 1; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 1 + attempt));
+    status = fstatSync(probe.fd);
+  }
+  return status;
+}

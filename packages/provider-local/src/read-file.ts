@@ -4,7 +4,7 @@ import type { FileRead, ReadFileOptions, WorkspacePath } from '@libos/core';
 import { REOPEN_FILE } from './host-flags.js';
 import { mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
-import { probeEntry, requireSingleFile } from './probe-entry.js';
+import { probeEntry, requireSingleFile, settledStatus } from './probe-entry.js';
 import { walk } from './walk.js';
 
 /**
@@ -12,7 +12,7 @@ import { walk } from './walk.js';
  * on that handle, then reopen the same inode through its magic link and read exactly
  * `maxBytes + 1` bytes, the extra one only telling whether the file holds more.
  */
-export function readFile(context: OperationContext, path: WorkspacePath, options: ReadFileOptions): FileRead {
+export async function readFile(context: OperationContext, path: WorkspacePath, options: ReadFileOptions): Promise<FileRead> {
   const segments = pathSegments(path);
   if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const { directory } = walk(context, segments.slice(0, -1));
@@ -20,7 +20,7 @@ export function readFile(context: OperationContext, path: WorkspacePath, options
     const probe = probeEntry(context, directory.fd, baseName(path), path);
     if (probe === null) throw providerErrors.notFound(path);
     try {
-      requireSingleFile(probe.status, path);
+      requireSingleFile(await settledStatus(probe), path);
       return readPrefix(context, probe.fd, path, options.maxBytes);
     } finally {
       closeSync(probe.fd);

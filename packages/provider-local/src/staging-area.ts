@@ -1,8 +1,11 @@
-import { closeSync, fstatSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, opendirSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { LibosError } from '@libos/core';
+import { LibosError, ROOT_PATH } from '@libos/core';
+import type { CallGate } from '@libos/core';
 import type { FdPaths } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
+import { tryHold } from './host-lock.js';
+import type { HostLock } from './host-lock.js';
 import { hostCode } from './map-node-error.js';
 import type { PinnedRoot } from './pinned-root.js';
 import { STAGING_NAME } from './reserved-names.js';
@@ -13,17 +16,37 @@ import { STAGING_NAME } from './reserved-names.js';
  * temporary means one name to hide and one directory to sweep at start, and nothing of a write in
  * progress ever sits in a directory the tools can list. Being under the root, it is on the root's
  * mount, and no mount inside the workspace is ever entered, so a rename from it never crosses one.
+ *
+ * Each provider is one writer: it holds the host-wide name `libos-writer-<id>` for its lifetime,
+ * and its temporaries are named `<id>.<n>.<random>`. At start it sweeps the temporaries of every
+ * writer whose name nobody holds any more (the kernel let go when that process died), and leaves
+ * those of live writers alone.
  */
 export class StagingArea {
   /** This provider's writer id: the prefix of its temporaries' names. */
   readonly writerId = randomBytes(8).toString('hex');
   private held: number | undefined;
   private counter = 0;
+  private readonly registration: Promise<HostLock | null>;
+  private readonly sweeping: Promise<void>;
 
   constructor(
     private readonly root: PinnedRoot,
     private readonly paths: FdPaths,
-  ) {}
+    gate: CallGate,
+  ) {
+    this.registration = tryHold(writerLockName(this.writerId));
+    // The sweep is a call in flight of its own, so closing waits for it.
+    const leave = gate.enter(ROOT_PATH);
+    this.sweeping = this.sweep().finally(leave);
+  }
+
+  /** Resolves once this writer's name is held; no temporary is made before that. */
+  async ready(): Promise<void> {
+    if ((await this.registration) === null) {
+      throw new LibosError('provider_failure', 'The provider could not take its writer name.', { effect: 'none' });
+    }
+  }
 
   /** The staging directory's handle, made on first use; `refresh` reopens it after a host removed it. */
   fd(refresh = false): number {
@@ -45,10 +68,46 @@ export class StagingArea {
     return `${this.writerId}.${(this.counter++).toString(36)}.${randomBytes(4).toString('hex')}`;
   }
 
-  /** Closes the held handle; the provider is closing. */
-  close(): void {
+  /** Waits for the start-up sweep, gives up the writer name and closes the handle; the provider is closing. */
+  async close(): Promise<void> {
+    await this.sweeping;
+    await (await this.registration.catch(() => null))?.release();
     if (this.held !== undefined) closeSync(this.held);
     this.held = undefined;
+  }
+
+  // Best effort: a temporary it cannot remove stays unreachable, and the next start tries again.
+  private async sweep(): Promise<void> {
+    let fd: number;
+    try {
+      fd = openSync(this.paths.named(this.root.fd, STAGING_NAME), DIRECTORY_HANDLE);
+    } catch {
+      return;
+    }
+    try {
+      const dead = new Map<string, boolean>();
+      const directory = opendirSync(this.paths.of(fd));
+      try {
+        for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) {
+          const writer = temporaryName.exec(entry.name)?.[1];
+          if (writer === undefined || writer === this.writerId) continue;
+          let isDead = dead.get(writer);
+          if (isDead === undefined) {
+            const probe = await tryHold(writerLockName(writer));
+            await probe?.release();
+            isDead = probe !== null;
+            dead.set(writer, isDead);
+          }
+          if (isDead) removeFile(this.paths.named(fd, entry.name));
+        }
+      } finally {
+        directory.closeSync();
+      }
+    } catch {
+      // The staging directory vanished or cannot be read: nothing to sweep.
+    } finally {
+      closeSync(fd);
+    }
   }
 
   private open(): number {
@@ -75,6 +134,20 @@ export class StagingArea {
       });
     }
     return fd;
+  }
+}
+
+const temporaryName = /^([0-9a-f]{16})\./;
+
+function writerLockName(writerId: string): string {
+  return `libos-writer-${writerId}`;
+}
+
+function removeFile(hostPath: string): void {
+  try {
+    if (lstatSync(hostPath).isFile()) unlinkSync(hostPath);
+  } catch {
+    // Already gone, or refused by the host: left for a later sweep.
   }
 }
 

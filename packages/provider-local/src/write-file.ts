@@ -5,9 +5,10 @@ import type { WorkspacePath, WriteFileOptions } from '@libos/core';
 import { hashHeld } from './hash-held.js';
 import { flushDirectory } from './host-io.js';
 import { mapNodeError } from './map-node-error.js';
+import { lockName } from './name-lock.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
-import { probeEntry, requireSingleFile } from './probe-entry.js';
+import { probeEntry, requireSingleFile, settledStatus } from './probe-entry.js';
 import type { ProbedEntry } from './probe-entry.js';
 import { StagedFile } from './staged-file.js';
 import type { HeldDirectory } from './walk.js';
@@ -35,7 +36,8 @@ export async function writeFile(
   if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const { directory, created: parentsMade } = walkCreatingParents(context, segments.slice(0, -1), path, options);
   try {
-    const current = probeEntry(context, directory.fd, baseName(path), path);
+    const probed = probeEntry(context, directory.fd, baseName(path), path);
+    const current = probed === null ? null : { fd: probed.fd, status: await settledStatus(probed) };
     try {
       checkTarget(current?.status ?? null, path, options);
       const staged = await StagedFile.write(context, bytes, current === null ? null : current.status.mode & KEPT_MODE_BITS, path);
@@ -90,29 +92,71 @@ async function publish(
   current: ProbedEntry | null,
   options: WriteFileOptions,
 ): Promise<void> {
-  const target = context.paths.named(directory.fd, baseName(path));
-  stepped(context, directory.path, 'effect');
+  const name = baseName(path);
+  const target = context.paths.named(directory.fd, name);
   if (current === null && (!options.overwrite || options.expectedSha256 === 'missing')) {
+    // link() decides existence by itself, atomically against every process: no lock needed.
+    stepped(context, directory.path, 'effect');
     if (!staged.create(target, path)) {
       if (!options.overwrite) throw providerErrors.alreadyExists(path);
       throw providerErrors.contentConflict(path, 'missing');
     }
   } else {
-    if (current !== null) {
-      // Checked on the inode held since the probe, as late as possible before the rename.
-      requireSingleFile(fstatSync(current.fd), path);
-      if (options.expectedSha256 !== undefined) {
-        const actual = hashHeld(context, current.fd, path);
-        if (actual !== options.expectedSha256) throw providerErrors.contentConflict(path, options.expectedSha256, actual);
-      }
-      if (!sameEntry(target, current.status)) throw providerErrors.changedDuringOperation(path);
+    // Held from the check to the rename, so no other libOS runtime's write or delete of this name
+    // can land in between: of two guarded writers that read the same hash, exactly one succeeds.
+    // A call cancelled while another runtime holds the name stops waiting, before anything is renamed.
+    const lock = await lockName(directory.fd, name, () => checkSignal(context.signal, path));
+    try {
+      stepped(context, directory.path, 'effect');
+      if (options.expectedSha256 !== undefined) await checkExpected(context, directory, path, options.expectedSha256);
+      else if (current !== null) requireReplaceable(target, path);
+      staged.replace(target, path);
+    } finally {
+      await lock.release();
     }
-    staged.replace(target, path);
   }
   try {
     await flushDirectory(context, directory.fd);
   } catch (error) {
     throw mapNodeError(error, path, 'unknown');
+  }
+}
+
+// What the name holds now, under the lock, is what must hash to the expectation.
+async function checkExpected(context: OperationContext, directory: HeldDirectory, path: WorkspacePath, expected: string): Promise<void> {
+  const now = probeEntry(context, directory.fd, baseName(path), path);
+  if (now === null) throw providerErrors.contentConflict(path, expected, null);
+  try {
+    requireSingleFile(await settledStatus(now), path);
+    const actual = hashHeld(context, now.fd, path);
+    if (actual !== expected) throw providerErrors.contentConflict(path, expected, actual);
+    requireUnchanged(context.paths.named(directory.fd, baseName(path)), now, path);
+  } finally {
+    closeSync(now.fd);
+  }
+}
+
+// A plain overwrite of an existing file replaces whatever single-named file another writer put there
+// meanwhile (the lock orders libOS writers), or a name since removed; a directory, link or special
+// file that took the file's place is not the caller's to replace. (Over a name that held nothing,
+// rename itself decides: a link is replaced as a name, a directory refuses it.)
+function requireReplaceable(target: string, path: WorkspacePath): void {
+  let now: Stats;
+  try {
+    now = lstatSync(target);
+  } catch {
+    return;
+  }
+  if (!now.isFile() || now.nlink > 1) {
+    throw providerErrors.changedDuringOperation(path);
+  }
+}
+
+// Checked on the inode held, and on the name, as late as possible before the rename.
+function requireUnchanged(target: string, held: ProbedEntry, path: WorkspacePath): void {
+  requireSingleFile(fstatSync(held.fd), path);
+  if (!sameEntry(target, held.status)) {
+    throw providerErrors.changedDuringOperation(path);
   }
 }
 

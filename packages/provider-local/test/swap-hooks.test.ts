@@ -157,16 +157,25 @@ describe('a directory swapped for a link between resolution steps', () => {
     expect(lstatSync(sandbox.at('a/f.txt')).isSymbolicLink()).toBe(true);
   });
 
-  it('write: a hash expectation is checked on the file held, not on one swapped in', async () => {
+  // The expectation is checked, under the host-wide name lock, on what the name holds at that
+  // moment: a file swapped in before the check is the current file, judged by its own bytes.
+  it('write: a hash expectation is checked on the file the name holds at the check, not on the one probed first', async () => {
     const { sandbox, provider, swapAt } = bed({ 'a/f.txt': 'OLD' });
     const { createHash } = await import('node:crypto');
     swapAt(at('writeFile', 'a', 'effect'), () => {
       renameSync(sandbox.at('a/f.txt'), sandbox.at('a/old.txt'));
-      writeFileSync(sandbox.at('a/f.txt'), 'OLD');
+      writeFileSync(sandbox.at('a/f.txt'), 'SWAPPED');
     });
     const sha = createHash('sha256').update('OLD').digest('hex');
-    await expectFailure(provider.writeFile(p('a/f.txt'), new Uint8Array([1]), { overwrite: true, expectedSha256: sha }), 'changed_during_operation');
-    expect(readFileSync(sandbox.at('a/f.txt'), 'utf8')).toBe('OLD');
+    await expectFailure(provider.writeFile(p('a/f.txt'), new Uint8Array([1]), { overwrite: true, expectedSha256: sha }), 'content_conflict');
+    expect(readFileSync(sandbox.at('a/f.txt'), 'utf8')).toBe('SWAPPED');
+    expect(readFileSync(sandbox.at('a/old.txt'), 'utf8')).toBe('OLD');
+    swapAt(at('writeFile', 'a', 'effect'), () => {
+      renameSync(sandbox.at('a/f.txt'), sandbox.at('a/swapped.txt'));
+      writeFileSync(sandbox.at('a/f.txt'), 'OLD');
+    });
+    expect(await provider.writeFile(p('a/f.txt'), new Uint8Array([0x4e]), { overwrite: true, expectedSha256: sha })).toEqual({ created: false });
+    expect(readFileSync(sandbox.at('a/f.txt'), 'utf8')).toBe('N');
   });
 
   it('mkdir: a parent swapped after it is pinned receives the directory', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, linkSync, mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
@@ -114,4 +114,33 @@ describe('an agent attacking an approved write through the tools', () => {
       await runtime.close();
     }
   });
+});
+
+describe('a temporary tampered with on the host is never put in place', () => {
+  const tampers: ReadonlyArray<readonly [string, (staged: string, sandbox: { at(path: string): string }) => void]> = [
+    ['removed', (staged) => unlinkSync(staged)],
+    ['replaced by another file of the same size', (staged) => (unlinkSync(staged), writeFileSync(staged, 'EVIL!'))],
+    ['extended in place', (staged) => appendFileSync(staged, 'EVIL')],
+    ['given a second name', (staged, sandbox) => linkSync(staged, sandbox.at('twin'))],
+  ];
+  for (const [label, tamper] of tampers) {
+    for (const overwrite of [true, false]) {
+      it(`${label}, writing with overwrite: ${overwrite}: changed_during_operation, nothing changed`, async () => {
+        let pending = true;
+        const { sandbox, provider } = track(
+          createLocalTestbed({
+            afterResolveStep: (step) => {
+              if (step.stage !== 'effect' || !pending) return;
+              pending = false;
+              const [name = ''] = readdirSync(sandbox.at(STAGING));
+              tamper(sandbox.at(`${STAGING}/${name}`), sandbox);
+            },
+          }),
+        );
+        if (overwrite) writeFileSync(sandbox.at('f.txt'), 'old');
+        await expectFailure(provider.writeFile(p('f.txt'), bytes('new!!'), { overwrite }), 'changed_during_operation');
+        expect(overwrite ? readFileSync(sandbox.at('f.txt'), 'utf8') : readdirSync(sandbox.root).includes('f.txt')).toBe(overwrite ? 'old' : false);
+      });
+    }
+  }
 });

@@ -1,19 +1,26 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleChild } from './child-bundle.js';
+import type { ChildBundle } from './child-bundle.js';
 
 // A directory the provider's user may write but not read (0o333) cannot be opened to fsync. The
 // bytes are flushed before the rename, so the write must stand instead of failing after the fact.
-// Only root can run the provider as another user, and the child needs the built packages (CI builds first).
-const builtProvider = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const builtCore = fileURLToPath(new URL('../../core/dist/index.js', import.meta.url));
-const canRun = process.getuid?.() === 0 && existsSync(builtProvider) && existsSync(builtCore);
+// Only root can run the provider as another user. The child runs a bundle of the sources placed in
+// a world-readable temp directory, so the test passes wherever the repository is cloned (a 0700
+// home included), with or without a build.
+const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
+let child: ChildBundle | undefined;
 
-it.runIf(canRun)('writes into a write-only directory as a non-root user succeed', () => {
+beforeAll(async () => {
+  if (isRoot) child = await bundleChild('write-as-nobody');
+});
+afterAll(() => child?.remove());
+
+it.skipIf(!isRoot)('writes into a write-only directory as a non-root user succeed (needs root to run a child as nobody)', () => {
   const base = mkdtempSync(join(tmpdir(), 'libos-unreadable-'));
   try {
     const root = join(base, 'workspace');
@@ -22,23 +29,7 @@ it.runIf(canRun)('writes into a write-only directory as a non-root user succeed'
     chownSync(root, NOBODY, NOBODY);
     chownSync(join(root, 'drop'), NOBODY, NOBODY);
     chmodSync(join(root, 'drop'), 0o333);
-    const script = join(base, 'write.mjs');
-    writeFileSync(
-      script,
-      `import { createLocalProvider } from ${JSON.stringify(builtProvider)};
-import { ROOT_PATH, resolveWorkspacePath } from ${JSON.stringify(builtCore)};
-const provider = createLocalProvider({ root: ${JSON.stringify(root)} });
-const path = resolveWorkspacePath(ROOT_PATH, 'drop/note.txt');
-const results = [];
-for (const text of ['first', 'second']) {
-  try { results.push(await provider.writeFile(path, new TextEncoder().encode(text), { overwrite: true })); }
-  catch (error) { results.push({ code: error.code, effect: error.effect }); }
-}
-await provider.close();
-process.stdout.write(JSON.stringify(results));`,
-    );
-    chmodSync(script, 0o644);
-    const output = execFileSync(process.execPath, [script], { uid: NOBODY, gid: NOBODY, encoding: 'utf8' });
+    const output = execFileSync(process.execPath, [child?.file ?? '', root], { uid: NOBODY, gid: NOBODY, encoding: 'utf8', cwd: '/' });
     expect(JSON.parse(output)).toEqual([{ created: true }, { created: false }]);
     expect(readFileSync(join(root, 'drop', 'note.txt'), 'utf8')).toBe('second');
   } finally {

@@ -65,7 +65,7 @@ try {
   const checkpointMs = await timeRuns(5, () => small.checkpoint(file, { namespaces: ['bench'] }));
   const restoreMs = await timeRuns(5, async () => {
     const restored = await createRuntime({ provider: createMemfsProvider(), restore: file });
-    if (restored.objects.list('bench').length !== COUNT) throw new Error('restore lost Objects');
+    if ((await restored.objects.list('bench')).length !== COUNT) throw new Error('restore lost Objects');
   });
   console.log(`runtime.checkpoint of ${COUNT} Objects: ${checkpointMs.toFixed(1)} ms (target < 1000 ms)`);
   console.log(`createRuntime({ restore }) of ${COUNT} Objects: ${restoreMs.toFixed(1)} ms (target < 1000 ms)`);

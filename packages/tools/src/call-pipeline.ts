@@ -5,6 +5,7 @@ import {
   type Bounds,
   type CallResult,
   type FileSystemProviderV1,
+  type Permit,
 } from '@libos/core';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
@@ -59,7 +60,9 @@ export async function runCall(
   try {
     return { ok: true, result: await execute(environment, state, name, args, options) };
   } catch (error) {
-    return { ok: false, error: boundedFailure(toLibosError(error).toFailure(), environment.bounds) };
+    const failure = boundedFailure(toLibosError(error).toFailure(), environment.bounds);
+    // Always present, `{}` when the tool gave none, as every app prints it: callers never branch on it.
+    return { ok: false, error: { ...failure, details: failure.details ?? {} } };
   }
 }
 
@@ -99,17 +102,19 @@ async function execute(
   if (typeof input.encoding === 'string') resolveEncoding(input.encoding);
   if (environment.isClosed()) throw new LibosError('provider_failure', 'The runtime has been closed.', { effect: 'none' });
 
-  const output = (await tool.definition.execute(input, createContext(
-      environment,
-      state,
-      tool.definition.name,
+  const permits: Permit[] = [];
+  let output: Record<string, unknown>;
+  try {
+    output = (await tool.definition.execute(
+      input,
       // Only arguments too deep for JSON.stringify lack the text, and no tool's schema accepts those.
-      measure.json ?? '',
-      options,
-    ))) as Record<
-    string,
-    unknown
-  >;
+      createContext(environment, state, tool.definition.name, measure.json ?? '', options, permits),
+    )) as Record<string, unknown>;
+  } finally {
+    // Uses a shared ledger took for this call go back unless the call reached its probe (spend()).
+    // A refund that fails leaves the use spent: fewer calls than granted, never more.
+    await Promise.allSettled(permits.map((permit) => permit.release?.()));
+  }
   // A read or a listing changed nothing; for the writing tools the effect already happened.
   const effect = tool.definition.annotations.readOnlyHint ? 'none' : 'unknown';
   if (tool.checkOutput === true) assertOutputMatches(tool.definition, output, effect);
@@ -123,6 +128,7 @@ function createContext(
   toolName: string,
   argumentsJson: string,
   options: CallOptions,
+  permits: Permit[],
 ): ToolContext {
   let argumentsSha256: string | undefined;
   const context: ToolContext = {
@@ -140,8 +146,8 @@ function createContext(
     resolvePath(input) {
       return resolveWorkspacePath(state.cwd, input);
     },
-    authorize(request) {
-      return environment.authority.authorize({
+    async authorize(request) {
+      const permit = await environment.authority.authorize({
         tool: toolName,
         right: request.right,
         path: request.path,
@@ -154,6 +160,8 @@ function createContext(
         ...(request.prepareContent === undefined ? {} : { prepareContent: request.prepareContent }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
+      permits.push(permit);
+      return permit;
     },
   };
   return context;

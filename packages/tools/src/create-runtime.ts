@@ -8,7 +8,13 @@ import {
   type FileSystemProviderV1,
   type LibosConfig,
 } from '@libos/core';
-import { createObjectMemory, objectMemoryReader, type CheckpointSummary, type ObjectMemoryReader } from '@libos/object-memory';
+import {
+  createObjectMemory,
+  objectMemoryReader,
+  type CheckpointSummary,
+  type ObjectMemoryReader,
+  type ObjectStoreV1,
+} from '@libos/object-memory';
 import { adaptProvider } from './adapt-provider.js';
 import { createAuthority } from './authority/create-authority.js';
 import type { CallEnvironment } from './call-pipeline.js';
@@ -36,6 +42,12 @@ export interface RuntimeOptions<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   readonly approvalTimeoutMs?: number;
   /** A checkpoint file (host path) whose Objects the runtime's memory starts with. */
   readonly restore?: string;
+  /**
+   * Where Object Memory lives (an `ObjectStoreV1`, e.g. `createPostgresObjectStore(...)`); default a
+   * new in-memory store. With a config `policy_id`, grant `uses` are counted in its ledger too. The
+   * runtime closes it in `close()`.
+   */
+  readonly objectStore?: ObjectStoreV1;
 }
 
 /** One provider, one authority policy and the bounds, serving processes. */
@@ -46,7 +58,7 @@ export interface Runtime<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   readonly provider: FileSystemProviderV1;
   /** Every tool with its JSON Schemas, for `tools/list` and other model APIs. */
   readonly tools: readonly ToolSummary[];
-  /** Reads and lists the runtime's Objects, including namespaces restored from a checkpoint. */
+  /** Reads and lists the runtime's Objects (every method returns a promise), including namespaces restored from a checkpoint. */
   readonly objects: ObjectMemoryReader;
   /** Writes the live Objects of `namespaces` (default: all) into one SQLite file, replacing it atomically. */
   checkpoint(file: string, options?: { readonly namespaces?: readonly string[] }): Promise<CheckpointSummary>;
@@ -54,7 +66,10 @@ export interface Runtime<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   spawn(): RuntimeProcess<Tools>;
   /** A new process starting in `cwd` (from the root); rejects like `set_working_directory` would. */
   spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;
-  /** Closes the provider; later calls fail with `provider_failure`. Safe to call twice. */
+  /**
+   * Closes the provider and the Object store (dropping the process namespaces of this runtime's
+   * processes first); later calls fail with `provider_failure`. Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -84,7 +99,8 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     );
   }
   const config = parseConfig(options.config ?? {});
-  const memory = createObjectMemory({
+  const memory = await createObjectMemory({
+    ...(options.objectStore === undefined ? {} : { store: options.objectStore }),
     maxPayloadBytes: config.bounds.object_payload_max_bytes,
     maxObjectsBytes: config.bounds.objects_max_bytes,
     maxObjectsCount: config.bounds.objects_max_count,
@@ -94,6 +110,7 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
   const authority = createAuthority({
     config,
     approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+    usesStore: memory.store,
     ...(options.approver === undefined ? {} : { approver: options.approver }),
   });
   const { registered, tools } = registerTools(options.tools ?? BUILTIN_TOOLS, config.bounds, BUILTIN_SET);
@@ -127,7 +144,10 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     spawn,
     close() {
       closed = true;
-      closing ??= provider.close();
+      closing ??= Promise.allSettled([provider.close(), memory.close()]).then(([providerClosed, memoryClosed]) => {
+        if (providerClosed.status === 'rejected') throw providerClosed.reason;
+        if (memoryClosed.status === 'rejected') throw memoryClosed.reason;
+      });
       return closing;
     },
   };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LibosError, type CallResult, type WorkspacePath } from '@libos/core';
+import { processNamespace } from '@libos/object-memory';
 import { runCall, type CallEnvironment, type CallOptions } from './call-pipeline.js';
 import type { ProcessState } from './tool-definition.js';
 import type { ToolSummary } from './tool-summary.js';
@@ -43,10 +44,19 @@ export interface RuntimeProcess<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   hostWorkingDirectory(): string | undefined;
 }
 
+/**
+ * The process's own namespace, opened in the Object store in the background: spawning stays
+ * synchronous, and every Object tool awaits the same (idempotent) open before it uses the namespace.
+ */
+function openNamespace(environment: CallEnvironment, id: string): string {
+  environment.memory.openProcessNamespace(id).catch(() => undefined);
+  return processNamespace(id);
+}
+
 /** Creates a process at `cwd` (already known to be valid). */
 export function createProcess<Tools extends ToolList>(environment: CallEnvironment, cwd: WorkspacePath): RuntimeProcess<Tools> {
   const id = `pid_${randomBytes(8).toString('hex')}`;
-  return processFromState(environment, { id, cwd, namespace: environment.memory.openProcessNamespace(id) });
+  return processFromState(environment, { id, cwd, namespace: openNamespace(environment, id) });
 }
 
 function processFromState<Tools extends ToolList>(environment: CallEnvironment, state: ProcessState): RuntimeProcess<Tools> {
@@ -83,7 +93,7 @@ export async function spawnAt<Tools extends ToolList>(
   requested: string | undefined,
 ): Promise<RuntimeProcess<Tools>> {
   const id = `pid_${randomBytes(8).toString('hex')}`;
-  const state: ProcessState = { id, cwd: from, namespace: environment.memory.openProcessNamespace(id) };
+  const state: ProcessState = { id, cwd: from, namespace: openNamespace(environment, id) };
   const child = processFromState<Tools>(environment, state);
   if (requested === undefined) return child;
   // The built-in tool, even when the runtime's own list leaves set_working_directory out.

@@ -71,8 +71,24 @@ describe('approval', () => {
         content_bytes: 11,
         content_sha256: sha256(encoder.encode('hello\nworld')),
         preview: 'hello\\nworld',
+        message: `Allow write_text_file to write "src/a.txt"? It would write 11 bytes (SHA-256 ${sha256(encoder.encode('hello\nworld'))}). Preview: hello\\nworld`,
       },
     ]);
+  });
+
+  it('cannot be made to show one path for another: CR, ANSI escapes, bidi overrides and quotes are escaped', async () => {
+    const { seen, approver } = recording(async () => 'reject');
+    // On a terminal, CR and "erase line" would leave only `public/notes.txt` visible.
+    await failureOf(authority({ approver }).authorize(writeRequest('private/keys\r\u001b[2Kpublic/notes.txt', 'x')));
+    expect(seen[0]!.path).toBe('private/keys\\r\\u{001B}[2Kpublic/notes.txt');
+    expect(seen[0]!.message).toContain('write "private/keys\\r\\u{001B}[2Kpublic/notes.txt"?');
+    // U+202E would display `txt.exe` reversed; U+2066 and ZWJ hide in the middle.
+    await failureOf(authority({ approver }).authorize(writeRequest('notes\u202Etxt.exe\u2066\u200D', 'x')));
+    expect(seen[1]!.message).toContain('"notes\\u{202E}txt.exe\\u{2066}\\u{200D}"');
+    // A quote in a name cannot close the quoted path early and write the rest of the sentence.
+    await failureOf(authority({ approver }).authorize(writeRequest('a"? It would write 1 byte. Preview: ok "b', 'evil')));
+    expect(seen[2]!.message).toMatch(/^Allow write_text_file to write "a\\"\? It would write 1 byte\. Preview: ok \\"b"\? It would write 4 bytes/u);
+    for (const request of seen) expect(request.message).not.toMatch(/[\r\n\u001b\u0085\u2028\u202e\u2066\u200d]/u);
   });
 
   it.each([
@@ -87,7 +103,16 @@ describe('approval', () => {
     const { seen, approver } = recording(async () => 'approve');
     await authority({ approver }).authorize(plainRequest(tool, right, target, 'src'));
     expect(seen).toEqual([
-      { tool, right, path: 'src', arguments_sha256: 'b'.repeat(64), content_bytes: null, content_sha256: null, preview: null },
+      {
+        tool,
+        right,
+        path: 'src',
+        arguments_sha256: 'b'.repeat(64),
+        content_bytes: null,
+        content_sha256: null,
+        preview: null,
+        message: `Allow ${tool} to ${right} "src"?`,
+      },
     ]);
   });
 
@@ -209,15 +234,15 @@ describe('approval preview', () => {
   const preview = (text: string) => approvalPreview(encoder.encode(text));
 
   it('escapes control, invisible and bidirectional characters, and doubles backslashes', () => {
-    expect(preview('a\tb\r\nc\\d\u0000\u001b[31m\u007f\u0085')).toBe('a\\tb\\r\\nc\\\\d\\u0000\\u001b[31m\\u007f\\u0085');
-    expect(preview('x\u202ey\u2066z\u200b\u2028\ufeff')).toBe('x\\u202ey\\u2066z\\u200b\\u2028\\ufeff');
+    expect(preview('a\tb\r\nc\\d\u0000\u001b[31m\u007f\u0085')).toBe('a\\tb\\r\\nc\\\\d\\u{0000}\\u{001B}[31m\\u{007F}\\u{0085}');
+    expect(preview('x\u202ey\u2066z\u200b\u2028\ufeff')).toBe('x\\u{202E}y\\u{2066}z\\u{200B}\\u{2028}\\u{FEFF}');
     expect(preview('plain ünïcödé 😀 text')).toBe('plain ünïcödé 😀 text');
   });
 
   it('escapes every default-ignorable code point, so no text hides from the approver', () => {
     // Tag characters spell invisible ASCII; soft hyphen, word joiner and Hangul fillers render as nothing.
-    expect(preview('ok\u{E0072}\u{E006D}')).toBe('ok\\u{e0072}\\u{e006d}');
-    expect(preview('a\u00adb\u2060c\u3164d\u180e')).toBe('a\\u00adb\\u2060c\\u3164d\\u180e');
+    expect(preview('ok\u{E0072}\u{E006D}')).toBe('ok\\u{E0072}\\u{E006D}');
+    expect(preview('a\u00adb\u2060c\u3164d\u180e')).toBe('a\\u{00AD}b\\u{2060}c\\u{3164}d\\u{180E}');
   });
 
   it('decodes leniently: bad UTF-8 becomes U+FFFD', () => {
@@ -232,7 +257,7 @@ describe('approval preview', () => {
     const astral = preview('x' + '😀'.repeat(300));
     expect(astral).toBe('x' + '😀'.repeat(127));
     expect(astral.isWellFormed()).toBe(true);
-    expect(preview('\u0001'.repeat(100))).toBe('\\u0001'.repeat(42));
+    expect(preview('\u0001'.repeat(100))).toBe('\\u{0001}'.repeat(32));
   });
 
   it('is what the approver sees for a large write', async () => {

@@ -251,6 +251,8 @@ describe('result bound and host failures', () => {
       const outcome = await bed.call(tool, args);
       expect(outcome).toMatchObject({ ok: false, error: { code, effect: 'none' } });
       expect(Buffer.byteLength(JSON.stringify(outcome), 'utf8'), code).toBeLessThanOrEqual(1000);
+      // Dropped to fit, but still present, as MCP failures always carry it.
+      expect(outcome.ok ? undefined : outcome.error.details, code).toEqual({});
     }
     expect((await bed.fail('create_object_from_file', { name: 'a', path: 'a.txt', object_type: 'nope' })).details).toEqual({ object_type: 'nope' });
   });
@@ -274,6 +276,16 @@ describe('result bound and host failures', () => {
       const outcome = await process.call(tool, args);
       expect(outcome).toMatchObject({ ok: false, error: { code: 'provider_failure', effect: 'unknown' } });
       expect(JSON.stringify(outcome)).not.toContain('/srv');
+    }
+  });
+
+  it('always carries details, {} when the tool gave none, as MCP failures do', async () => {
+    const process = (await createRuntime({ provider: createMemfsTestbed().provider })).spawn();
+    for (const args of [[1], 'x', null]) {
+      expect(await process.call('read_directory' as string, args)).toEqual({
+        ok: false,
+        error: { code: 'invalid_arguments', message: expect.any(String), effect: 'none', details: {} },
+      });
     }
   });
 

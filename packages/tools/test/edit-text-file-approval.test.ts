@@ -29,7 +29,7 @@ describe('edit_text_file under an ask grant', () => {
       path: 'src/a.txt',
       content_bytes: landed!.length,
       content_sha256: sha256(landed!),
-      preview: '--- a/src/a.txt\\n+++ b/src/a.txt\\n@@ -1,2 +1,2 @@\\n keep\\n-old \\u202eline\\n+new\\u0007 \\u202eline',
+      preview: '--- a/src/a.txt\\n+++ b/src/a.txt\\n@@ -1,2 +1,2 @@\\n keep\\n-old \\u{202E}line\\n+new\\u{0007} \\u{202E}line',
     });
     expect(result.content_sha256).toBe(seen[0]!.content_sha256);
   });
@@ -98,6 +98,6 @@ describe('edit_text_file under an ask grant', () => {
     const preview = seen[0]!.preview!;
     expect(preview.length).toBeLessThanOrEqual(4096);
     expect(preview.endsWith('…')).toBe(true);
-    expect(preview.slice(0, -1)).toMatch(/(\\u0001|\\u0002)$/);
+    expect(preview.slice(0, -1)).toMatch(/(\\u\{0001\}|\\u\{0002\})$/);
   });
 });

@@ -141,8 +141,8 @@ describe('labels and sinks', () => {
 
   it('carries the file\'s label onto the Object', async () => {
     const bed = await labelled();
-    const labelOf = (name: string) => bed.runtime.objects.get(bed.process.namespace, name).label;
-    expect([labelOf('key'), labelOf('shareable'), labelOf('public'), labelOf('notes')]).toEqual(['secret', 'confidential', 'public', 'normal']);
+    const labelOf = async (name: string) => (await bed.runtime.objects.get(bed.process.namespace, name)).label;
+    expect(await Promise.all([labelOf('key'), labelOf('shareable'), labelOf('public'), labelOf('notes')])).toEqual(['secret', 'confidential', 'public', 'normal']);
   });
 
   const matrix: [string, string, boolean][] = [

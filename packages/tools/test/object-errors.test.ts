@@ -81,7 +81,7 @@ describe('state errors of create_object_from_file', () => {
     ] as const) {
       expect(await bed.fail(IMPORT, { name: 'n', path }), path).toMatchObject({ code, effect: 'none' });
     }
-    expect(bed.runtime.objects.list(bed.process.namespace)).toEqual([]);
+    expect((await bed.runtime.objects.list(bed.process.namespace))).toEqual([]);
   });
 
   it('fails with provider_failure once the runtime is closed', async () => {
@@ -107,14 +107,14 @@ describe('state errors of write_object_to_file', () => {
 
   it('unsupported_payload for a payload that is neither a string nor has a string content', async () => {
     // Objects with other payloads come from elsewhere (here: a checkpoint written by another memory).
-    const memory = createObjectMemory({ namespaces: ['shared'] });
-    memory.create({ namespace: 'shared', name: 'numbers', type: 'observation', payload: { values: [1, 2] }, createdBy: 'pid_x' });
-    memory.create({ namespace: 'shared', name: 'nested', type: 'observation', payload: { data: { content: 'deep' } }, createdBy: 'pid_x' });
-    memory.create({ namespace: 'shared', name: 'number content', type: 'observation', payload: { content: 7 }, createdBy: 'pid_x' });
-    memory.create({ namespace: 'shared', name: 'list', type: 'observation', payload: ['content'], createdBy: 'pid_x' });
-    memory.create({ namespace: 'shared', name: 'text', type: 'message', payload: 'just a string', createdBy: 'pid_x' });
+    const memory = await createObjectMemory({ namespaces: ['shared'] });
+    await memory.create({ namespace: 'shared', name: 'numbers', type: 'observation', payload: { values: [1, 2] }, createdBy: 'pid_x' });
+    await memory.create({ namespace: 'shared', name: 'nested', type: 'observation', payload: { data: { content: 'deep' } }, createdBy: 'pid_x' });
+    await memory.create({ namespace: 'shared', name: 'number content', type: 'observation', payload: { content: 7 }, createdBy: 'pid_x' });
+    await memory.create({ namespace: 'shared', name: 'list', type: 'observation', payload: ['content'], createdBy: 'pid_x' });
+    await memory.create({ namespace: 'shared', name: 'text', type: 'message', payload: 'just a string', createdBy: 'pid_x' });
     const file = join(directory, 'payloads.sqlite');
-    memory.checkpoint(file);
+    await memory.checkpoint(file);
     const { provider, fixtures } = createMemfsTestbed();
     const runtime = await createRuntime({ provider, restore: file, config: { namespaces: [{ name: 'shared', rights: ['read'] }] } });
     const process = runtime.spawn();
@@ -192,7 +192,7 @@ describe('approval', () => {
     for (const path of ['a.txt', 'missing.txt']) {
       expect(await bed.fail(IMPORT, { name: 'a', path })).toMatchObject({ code, effect: 'none' });
     }
-    expect(bed.runtime.objects.list(bed.process.namespace)).toEqual([]);
+    expect((await bed.runtime.objects.list(bed.process.namespace))).toEqual([]);
   });
 
   it('an export refused by the approver writes nothing', async () => {

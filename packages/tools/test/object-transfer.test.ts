@@ -50,7 +50,7 @@ describe('round trip file -> Object -> file', () => {
       bytes_read: bytes.length,
       truncated: false,
     });
-    const object = bed.runtime.objects.get(bed.process.namespace, 'doc');
+    const object = (await bed.runtime.objects.get(bed.process.namespace, 'doc'));
     expect(object).toMatchObject({ oid: created['oid'], label: 'normal', created_by: bed.process.id });
     expect(object.payload).toEqual({
       kind: 'workspace_text_file',
@@ -117,11 +117,11 @@ describe('the two truncation gates', () => {
       code: 'too_large',
       effect: 'none',
     });
-    expect(bed.runtime.objects.find(bed.process.namespace, 'big')).toBeUndefined();
+    expect((await bed.runtime.objects.find(bed.process.namespace, 'big'))).toBeUndefined();
     const created = await bed.ok('create_object_from_file', { name: 'big', path: 'big.txt', max_bytes: 5, allow_truncated: true });
     expect(created).toMatchObject({ bytes_read: 5, truncated: true });
     // The cut é is dropped from the content, but its first byte still counts as read.
-    expect(bed.runtime.objects.get(bed.process.namespace, 'big').payload).toEqual({
+    expect((await bed.runtime.objects.get(bed.process.namespace, 'big')).payload).toEqual({
       kind: 'workspace_text_file',
       source_path: 'big.txt',
       encoding: 'utf-8',
@@ -139,7 +139,7 @@ describe('the two truncation gates', () => {
     expect(await bed.fail('create_object_from_file', { name: 'e', path: 'emoji.txt' })).toMatchObject({ code: 'too_large', effect: 'none' });
     const created = await bed.ok('create_object_from_file', { name: 'e', path: 'emoji.txt', allow_truncated: true });
     expect(created).toMatchObject({ bytes_read: 500, truncated: true });
-    const payload = bed.runtime.objects.get(bed.process.namespace, 'e').payload as Record<string, unknown>;
+    const payload = (await bed.runtime.objects.get(bed.process.namespace, 'e')).payload as Record<string, unknown>;
     const content = payload['content'] as string;
     expect(content.isWellFormed()).toBe(true);
     expect(text.startsWith(content)).toBe(true);
@@ -165,7 +165,7 @@ describe('the two truncation gates', () => {
     const bed = await createTestbed({ config: { bounds: { object_payload_max_bytes: 200 } } });
     await bed.fixtures.writeFile('latin.txt', resolveEncoding('latin-1').encode('é'.repeat(200)));
     await bed.ok('create_object_from_file', { name: 'l', path: 'latin.txt', encoding: 'latin-1', allow_truncated: true });
-    const payload = bed.runtime.objects.get(bed.process.namespace, 'l').payload as Record<string, unknown>;
+    const payload = (await bed.runtime.objects.get(bed.process.namespace, 'l')).payload as Record<string, unknown>;
     expect(payload['stored_bytes']).toBe((payload['content'] as string).length);
     expect(payload['encoding']).toBe('latin-1');
   });
@@ -184,7 +184,7 @@ describe('Objects stay immutable, unique and out of the view', () => {
     await bed.fixtures.writeFile('two.txt', 'two');
     const first = await bed.ok('create_object_from_file', { name: 'n', path: 'one.txt' });
     expect(await bed.fail('create_object_from_file', { name: ' n', path: 'two.txt' })).toMatchObject({ code: 'name_taken', effect: 'none' });
-    expect(bed.runtime.objects.get(bed.process.namespace, 'n').oid).toBe(first['oid']);
+    expect((await bed.runtime.objects.get(bed.process.namespace, 'n')).oid).toBe(first['oid']);
     await bed.ok('write_object_to_file', { name: 'n', path: 'check.txt' });
     expect(Buffer.from((await bed.fixtures.readFile('check.txt'))!).toString()).toBe('one');
   });
@@ -201,15 +201,15 @@ describe('Objects stay immutable, unique and out of the view', () => {
     const winners = outcomes.filter((outcome) => outcome.ok);
     expect(winners).toHaveLength(1);
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.error.code === 'name_taken')).toHaveLength(49);
-    expect(bed.runtime.objects.list('shared')).toHaveLength(1);
-    expect(bed.runtime.objects.get('shared', 'race').oid).toBe(winners[0]!.ok ? winners[0]!.result['oid'] : undefined);
+    expect((await bed.runtime.objects.list('shared'))).toHaveLength(1);
+    expect((await bed.runtime.objects.get('shared', 'race')).oid).toBe(winners[0]!.ok ? winners[0]!.result['oid'] : undefined);
   });
 
   it('does not attach a created Object to the process MemoryView', async () => {
     const bed = await createTestbed();
     await bed.fixtures.writeFile('a.txt', 'a');
     await bed.ok('create_object_from_file', { name: 'a', path: 'a.txt', object_type: 'evidence' });
-    expect(bed.runtime.objects.view(bed.process.id).list()).toEqual([]);
-    expect(bed.runtime.objects.get(bed.process.namespace, 'a').type).toBe('evidence');
+    expect((await bed.runtime.objects.view(bed.process.id).list())).toEqual([]);
+    expect((await bed.runtime.objects.get(bed.process.namespace, 'a')).type).toBe('evidence');
   });
 });

@@ -15,6 +15,7 @@ Usage: libos <command> [options]
 
 Commands:
   mcp       Serve every workspace tool over MCP stdio (one session per process)
+  serve     Serve every workspace tool over MCP Streamable HTTP (one process per session)
   call      Run one tool call and print its JSON result
   tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
   shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
@@ -29,6 +30,25 @@ export const MCP_HELP = `Usage: libos mcp [options]
 Serves every workspace tool over MCP on stdin/stdout, with one process (one cwd, one Object
 namespace) for the session. Logs go to stderr. Exits 0 when stdin closes. Calls that an \`ask\`
 grant covers are put to the user through MCP form elicitation when the client offers it.
+
+${WORKSPACE_OPTIONS}`;
+
+/** `libos serve --help`. */
+export const SERVE_HELP = `Usage: libos serve --http HOST:PORT --root DIR [options]
+
+Serves every workspace tool over MCP Streamable HTTP at http://HOST:PORT/mcp, for agents on other
+hosts. One runtime for the server, one libOS process (its own cwd and Object namespace) per MCP
+session. Exits 0 on SIGTERM or SIGINT once every call already taken has been answered.
+
+HTTP options:
+  --http HOST:PORT          Address to listen on (required); 127.0.0.1 unless told otherwise.
+                            A non-loopback address needs a token.
+  --token-file FILE         Every request must carry "Authorization: Bearer <first line of FILE>";
+                            LIBOS_TOKEN does the same when no file is given. Never read from the URL.
+  --session-idle-seconds N  End a session idle this long (default 900)
+  --max-sessions N          At most N sessions at once; the next one gets HTTP 503 (default 256)
+
+A browser Origin other than the server's own is refused with HTTP 403.
 
 ${WORKSPACE_OPTIONS}`;
 

@@ -10,7 +10,10 @@ import { SHELL_HELP } from './help-texts.js';
 
 const HISTORY_SIZE = 500;
 
-/** `libos shell`: one process, commands from stdin (a terminal or a pipe) until `exit` or end of input. */
+/**
+ * `libos shell`: one process, commands from stdin (a terminal or a pipe) until `exit` or end of
+ * input. Fed a script (not a terminal), it exits 1 if any command failed.
+ */
 export async function shellCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandLine('libos shell', () => parseArgs(strictArgs(args, {
     ...WORKSPACE_FLAGS,
@@ -55,7 +58,8 @@ export async function shellCommand(args: readonly string[]): Promise<number> {
     lines.close();
     await workspace.close();
   }
-  return 0;
+  // A script, like `sh -e` would report it: any failed command fails the run.
+  return !interactive && session.failed ? 1 : 0;
 }
 
 async function readHistory(file: string): Promise<string[]> {

@@ -28,3 +28,13 @@ export const DEFAULT_CHANNEL_LIMITS: ChannelLimits = {
   maxParkedRequests: 64,
   maxParkedBytes: 16 * 1024 * 1024,
 };
+
+/** Room for the JSON-RPC envelope around the largest arguments the bounds accept. */
+const ENVELOPE_MARGIN_BYTES = 1024 * 1024;
+/** The SDK's own default; never go below it. */
+const SDK_MAX_BUFFER_BYTES = 10 * 1024 * 1024;
+
+/** The largest message a session reads (a stdio line, an HTTP body): the arguments bound plus the envelope. */
+export function maxMessageBytes(argumentsMaxBytes: number): number {
+  return Math.max(SDK_MAX_BUFFER_BYTES, argumentsMaxBytes + ENVELOPE_MARGIN_BYTES);
+}

@@ -4,16 +4,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 /** Ten minutes for a person to answer; the client's own call timeout usually ends it sooner. */
 const DEFAULT_TIMEOUT_MS = 600_000;
 
-/** The sentence shown to the person: the tool, the right and the canonical path, plus what a write would put there. */
+/**
+ * The sentence shown to the person: the runtime's own, already escaped for display (a path
+ * holding CR, ANSI escapes or bidirectional overrides shows them as `\u{202E}`-style escapes).
+ */
 export function approvalMessage(request: ApprovalRequest): string {
-  const target = request.path === '.' ? 'the workspace root (.)' : `"${request.path}"`;
-  let message = `libos: allow ${request.tool} to ${request.right} ${target}?`;
-  if (request.content_bytes !== null) {
-    message += ` It would write ${request.content_bytes} ${request.content_bytes === 1 ? 'byte' : 'bytes'}`;
-    message += request.content_sha256 === null ? '.' : ` (SHA-256 ${request.content_sha256}).`;
-  }
-  if (request.preview !== null && request.preview !== '') message += ` Preview: ${request.preview}`;
-  return message;
+  return `libos: ${request.message}`;
 }
 
 /**

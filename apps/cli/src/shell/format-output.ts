@@ -1,4 +1,4 @@
-import type { ToolFailure } from '@libos/core';
+import { escapeForDisplay, type ToolFailure } from '@libos/core';
 
 interface ListedEntry {
   readonly name: string;
@@ -18,12 +18,13 @@ const SUFFIX: Readonly<Record<string, string>> = { directory: '/', symlink: '@',
 
 /** A directory listing as an aligned table, directories marked with `/` and links with `@`. */
 export function formatListing(listing: Listing): string {
-  if (listing.entries.length === 0) return `(${listing.path} is empty)\n`;
+  if (listing.entries.length === 0) return `(${escapeForDisplay(listing.path)} is empty)\n`;
   const rows = listing.entries.map((entry) => [
     entry.kind,
     entry.size_bytes === null ? '-' : String(entry.size_bytes),
     entry.modified_at.replace('T', ' ').slice(0, 19),
-    `${entry.name}${SUFFIX[entry.kind] ?? ''}`,
+    // A name is shown escaped: CR, ANSI escapes or a bidi override in it cannot redraw the table.
+    `${escapeForDisplay(entry.name)}${SUFFIX[entry.kind] ?? ''}`,
   ]);
   const header = ['KIND', 'SIZE', 'MODIFIED (UTC)', 'NAME'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -44,5 +45,5 @@ export function describeFailure(command: string, error: ToolFailure): string {
     error.effect === 'unknown'
       ? ' Part of it may have happened: look at the workspace before trying again.'
       : '';
-  return `${command}: ${error.message}${effect} [${error.code}]\n`;
+  return `${escapeForDisplay(command)}: ${escapeForDisplay(error.message)}${effect} [${error.code}]\n`;
 }

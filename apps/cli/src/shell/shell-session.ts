@@ -1,4 +1,4 @@
-import type { CallResult } from '@libos/core';
+import { escapeForDisplay, type CallResult } from '@libos/core';
 import type { ToolProcess } from '../workspace/runtime-shape.js';
 import { describeFailure, formatListing } from './format-output.js';
 import { restAfter, splitWords, type Word } from './split-words.js';
@@ -33,6 +33,7 @@ export type LineOutcome = 'continue' | 'exit';
 export class ShellSession {
   #cwd = '.';
   #heredoc: PendingHeredoc | undefined;
+  #failed = false;
 
   constructor(
     private readonly process: ToolProcess,
@@ -42,7 +43,12 @@ export class ShellSession {
 
   /** The prompt, showing the cwd, or the continuation prompt inside a heredoc. */
   get prompt(): string {
-    return this.#heredoc === undefined ? `libos:${this.#cwd}$ ` : '> ';
+    return this.#heredoc === undefined ? `libos:${escapeForDisplay(this.#cwd)}$ ` : '> ';
+  }
+
+  /** True once any command has failed (a tool failure or a command the shell could not run). */
+  get failed(): boolean {
+    return this.#failed;
   }
 
   /** Abandons an open heredoc (Ctrl-C); true when there was one. */
@@ -54,7 +60,7 @@ export class ShellSession {
 
   /** Tells whether input ended inside a heredoc, reporting it. */
   finish(): void {
-    if (this.#heredoc !== undefined) this.write(`write: input ended before the line "${this.#heredoc.marker}"; nothing written\n`);
+    if (this.#heredoc !== undefined) this.#complain(`write: input ended before the line "${this.#heredoc.marker}"; nothing written\n`);
   }
 
   /** Runs one input line. */
@@ -74,7 +80,7 @@ export class ShellSession {
         this.write(`${this.toolNames.join('\n')}\n`);
         return 'continue';
       case 'pwd':
-        await this.#run('pwd', 'get_working_directory', {}, (result) => `${String(result['working_directory'])}\n`);
+        await this.#run('pwd', 'get_working_directory', {}, (result) => `${escapeForDisplay(String(result['working_directory']))}\n`);
         return 'continue';
       case 'ls':
         await this.#list(words);
@@ -102,7 +108,7 @@ export class ShellSession {
         return 'continue';
       default:
         if (this.toolNames.includes(command)) await this.#rawCall(command, restAfter(line, words, 1));
-        else this.write(`${command}: unknown command; type \`help\` for the list\n`);
+        else this.#complain(`${escapeForDisplay(command)}: unknown command; type \`help\` for the list\n`);
         return 'continue';
     }
   }
@@ -114,13 +120,19 @@ export class ShellSession {
     render: (result: Record<string, unknown>) => string,
   ): Promise<CallResult> {
     const outcome = await this.process.call(tool, args);
-    this.write(outcome.ok ? render(outcome.result) : describeFailure(label, outcome.error));
+    if (outcome.ok) this.write(render(outcome.result));
+    else this.#complain(describeFailure(label, outcome.error));
     return outcome;
+  }
+
+  #complain(text: string): void {
+    this.#failed = true;
+    this.write(text);
   }
 
   async #withPath(label: string, words: readonly Word[], action: (path: string) => Promise<unknown>): Promise<void> {
     const path = words[1]?.text;
-    if (path === undefined || words.length > 2) this.write(`${label}: expected exactly one PATH\n`);
+    if (path === undefined || words.length > 2) this.#complain(`${label}: expected exactly one PATH\n`);
     else await action(path);
   }
 
@@ -129,7 +141,7 @@ export class ShellSession {
     const limitText = words[2]?.text;
     const limit = limitText === undefined ? undefined : Number(limitText);
     if (limit !== undefined && !Number.isInteger(limit)) {
-      this.write(`ls: LIMIT must be a whole number, not "${limitText}"\n`);
+      this.#complain(`ls: LIMIT must be a whole number, not "${escapeForDisplay(limitText ?? '', { quotes: true })}"\n`);
       return;
     }
     await this.#run('ls', 'read_directory', limit === undefined ? { path } : { path, limit }, (result) =>
@@ -155,7 +167,7 @@ export class ShellSession {
   async #writeCommand(line: string, words: readonly Word[]): Promise<void> {
     const path = words[1]?.text;
     if (path === undefined) {
-      this.write('write: expected PATH and TEXT, or PATH <<END\n');
+      this.#complain('write: expected PATH and TEXT, or PATH <<END\n');
       return;
     }
     const rest = restAfter(line, words, 2);
@@ -166,7 +178,7 @@ export class ShellSession {
     }
     if (rest === '') {
       // A forgotten TEXT would otherwise replace the file with a lone newline.
-      this.write('write: expected TEXT after PATH, or PATH <<END\n');
+      this.#complain('write: expected TEXT after PATH, or PATH <<END\n');
       return;
     }
     await this.#writeText(path, `${rest}\n`);
@@ -185,13 +197,13 @@ export class ShellSession {
 
   async #writeText(path: string, content: string): Promise<void> {
     await this.#run('write', 'write_text_file', { path, content }, (result) =>
-      `${result['created'] === true ? 'created' : 'replaced'} ${String(result['path'])} (${String(result['bytes_written'])} bytes)\n`,
+      `${result['created'] === true ? 'created' : 'replaced'} ${escapeForDisplay(String(result['path']))} (${String(result['bytes_written'])} bytes)\n`,
     );
   }
 
   async #rawCall(tool: string | undefined, json: string): Promise<void> {
     if (tool === undefined) {
-      this.write('call: expected TOOL and optional JSON arguments\n');
+      this.#complain('call: expected TOOL and optional JSON arguments\n');
       return;
     }
     let args: unknown = {};
@@ -199,11 +211,11 @@ export class ShellSession {
       try {
         args = JSON.parse(json) as unknown;
       } catch (error) {
-        this.write(`${tool}: the arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})\n`);
+        this.#complain(`${escapeForDisplay(tool)}: the arguments are not valid JSON (${escapeForDisplay(error instanceof Error ? error.message : String(error))})\n`);
         return;
       }
     }
-    const outcome = await this.#run(tool, tool, args, (result) => `${JSON.stringify(result, null, 2)}\n`);
+    const outcome = await this.#run(tool, tool, args, (result) => `${escapeForDisplay(JSON.stringify(result, null, 2), { multiline: true })}\n`);
     if (outcome.ok && tool === 'set_working_directory') this.#cwd = String(outcome.result['working_directory']);
   }
 }
@@ -212,8 +224,9 @@ function rootFrom(cwd: string): string {
   return cwd === '.' ? '.' : cwd.split('/').map(() => '..').join('/');
 }
 
+/** File content as lines; controls, ANSI escapes and bidi overrides in it are shown escaped, never obeyed. */
 function formatRead(result: Record<string, unknown>): string {
-  const content = String(result['content']);
+  const content = escapeForDisplay(String(result['content']), { multiline: true });
   const ending = content === '' || content.endsWith('\n') ? '' : '\n';
   const note = result['truncated'] === true ? `(truncated: first ${String(result['bytes_read'])} bytes shown)\n` : '';
   return `${content}${ending}${note}`;

@@ -40,7 +40,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     if (restore === undefined) throw error;
     throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
   }
-  const shared = runtime.objects.listNamespaces().filter((namespace) => !namespace.startsWith('process:'));
+  const shared = (await runtime.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
   if (options.objectsFile !== undefined && shared.length === 0) {
     process.stderr.write('libos: --objects keeps shared namespaces only, and the config declares none\n');
   }
@@ -71,7 +71,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
  * kept too, so that editing the config never silently drops Objects.
  */
 async function saveObjects(runtime: WorkspaceRuntime, file: string): Promise<void> {
-  const namespaces = runtime.objects.listNamespaces().filter((namespace) => !namespace.startsWith('process:'));
+  const namespaces = (await runtime.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
   await runtime.checkpoint(file, { namespaces });
 }
 

@@ -18,6 +18,8 @@ export interface ToolSummary {
 /** The part of a runtime process the CLI drives. */
 export interface ToolProcess {
   call(name: string, args: unknown, options?: { readonly signal?: AbortSignal }): Promise<CallResult>;
+  /** Ends the process: its calls are refused from then on and its `process:` namespace is dropped. */
+  end?(): void | Promise<void>;
 }
 
 /** The part of a runtime the CLI drives (CONTRACT.md section 9). */
@@ -25,7 +27,7 @@ export interface WorkspaceRuntime {
   readonly tools: readonly ToolSummary[];
   readonly bounds: Bounds;
   /** The runtime's Object Memory, read side. */
-  readonly objects: { listNamespaces(): readonly string[] };
+  readonly objects: { listNamespaces(): Promise<readonly string[]> };
   spawn(): ToolProcess;
   /** Saves the live Objects of these namespaces to a file (Object Memory, CONTRACT.md section 7). */
   checkpoint(file: string, options: { readonly namespaces: readonly string[] }): Promise<unknown>;

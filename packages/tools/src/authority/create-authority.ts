@@ -1,5 +1,6 @@
 import type { Approver, Authority, LibosConfig, Permit } from '@libos/core';
 import { createGrantPolicy } from './grant-policy.js';
+import { createSharedUsesLedger, type UsesStore } from './shared-uses-ledger.js';
 import { createLabelLookup } from './label-rules.js';
 import { createNamespaceCheck } from './namespace-rights.js';
 import { requestApproval } from './request-approval.js';
@@ -11,6 +12,12 @@ export interface AuthorityOptions {
   readonly approver?: Approver;
   /** How long to wait for the approver before `approval_required`; by default only the call's signal ends the wait. */
   readonly approvalTimeoutMs?: number;
+  /**
+   * Where grant uses are counted when the config has a `policy_id` (the runtime's Object store), so
+   * runtimes sharing the store and the `policy_id` share the counts. Without both, each authority
+   * counts its own.
+   */
+  readonly usesStore?: UsesStore;
 }
 
 const free: Permit = { spend() {}, covers: () => true };
@@ -21,8 +28,12 @@ const free: Permit = { spend() {}, covers: () => true };
  * filesystem, so every answer depends only on the request and the config.
  */
 export function createAuthority(options: AuthorityOptions): Authority {
-  const { config, approver, approvalTimeoutMs } = options;
-  const policy = config.grants === undefined ? undefined : createGrantPolicy(config.grants);
+  const { config, approver, approvalTimeoutMs, usesStore } = options;
+  const shared =
+    config.grants === undefined || usesStore === undefined || config.policy_id === undefined
+      ? undefined
+      : createSharedUsesLedger(usesStore, config.policy_id, config.grants);
+  const policy = config.grants === undefined ? undefined : createGrantPolicy(config.grants, shared);
   const labelOf = createLabelLookup(config.labels, 'highest');
   const clearanceOf = createLabelLookup(
     config.sinks.map((sink) => ({ path: sink.path, tree: sink.tree, label: sink.max_label })),
@@ -32,9 +43,9 @@ export function createAuthority(options: AuthorityOptions): Authority {
   return {
     async authorize(request) {
       if (policy === undefined) return free;
-      const decision = policy.decide(request);
+      const decision = await policy.decide(request);
       if (decision.ask) await requestApproval(approver, request, approvalTimeoutMs);
-      return decision.permit;
+      return decision.permit();
     },
     authorizeNamespace: createNamespaceCheck(config.namespaces),
     labelOf,

@@ -1,24 +1,35 @@
 import type { AccessRequest, Grant, Permit, Right, TargetKind, WorkspacePath } from '@libos/core';
 import { deniedError } from './authority-errors.js';
 import { createGrantMatcher, type IndexedGrant } from './grant-matcher.js';
+import type { SharedUsesLedger } from './shared-uses-ledger.js';
 import { createUsesLedger } from './uses-ledger.js';
 
 /** What the grants say about one request that they do not deny. */
 export interface GrantDecision {
   /** True when an `ask` grant decided, so the approver must agree first. */
   readonly ask: boolean;
-  /** Spends the deciding grants' uses (see UsesLedger); call after any approval. */
-  readonly permit: Permit;
+  /**
+   * The call's permit, made after any approval. With the local ledger, `spend()` spends the
+   * deciding grants' uses; with a shared ledger the uses are taken here, atomically in the store
+   * (rejecting `denied` when none is left), `spend()` keeps them and `release()` gives them back
+   * when the call ended before `spend()`.
+   */
+  permit(): Promise<Permit>;
 }
 
 /** Applies a list of grants (CONTRACT.md section 5) to requests. */
 export interface GrantPolicy {
-  /** Throws `denied` when no grant matches, a deny grant matches, or the deciding grants' uses are spent. */
-  decide(request: AccessRequest): GrantDecision;
+  /** Rejects with `denied` when no grant matches, a deny grant matches, or the deciding grants' uses are spent. */
+  decide(request: AccessRequest): Promise<GrantDecision>;
 }
 
-/** Builds the policy of a config's `grants`; its uses ledger lives as long as the policy. */
-export function createGrantPolicy(grants: readonly Grant[]): GrantPolicy {
+type Covers = Permit['covers'];
+
+/**
+ * Builds the policy of a config's `grants`. Uses are counted in `shared` when given (a config with
+ * `policy_id` on an Object store), else in a ledger that lives as long as the policy.
+ */
+export function createGrantPolicy(grants: readonly Grant[], shared?: SharedUsesLedger): GrantPolicy {
   const matcher = createGrantMatcher(grants);
   const ledger = createUsesLedger(grants);
   const limited = grants.some((grant) => grant.uses !== undefined);
@@ -32,22 +43,25 @@ export function createGrantPolicy(grants: readonly Grant[]): GrantPolicy {
   };
 
   return {
-    decide(request) {
+    async decide(request) {
       const found = decidingFor(request.right, request.path, request.target);
       if (found === undefined) throw deniedError(request.right, request.path);
       const { ask, deciding } = found;
       // Checked now too, so the approver is never asked about a call that could not spend a use.
-      if (limited && !ledger.available(deciding)) throw deniedError(request.right, request.path);
+      if (limited && shared === undefined && !ledger.available(deciding)) throw deniedError(request.right, request.path);
+      if (limited && shared !== undefined && !(await shared.available(deciding))) throw deniedError(request.right, request.path);
       const ids = new Set(deciding.map((entry) => entry.id));
       // Below an authorized root, an ask grant counts as approved and a limited grant as spent only
       // when it is one this very call was decided by; anything else would need its own approval or use.
-      const covers = (right: Right, path: WorkspacePath, target: TargetKind): boolean => {
+      const covers: Covers = (right, path, target) => {
         const other = decidingFor(right, path, target);
         if (other === undefined) return false;
         if (other.ask) return other.deciding.every((entry) => ids.has(entry.id));
         return other.deciding.some((entry) => entry.grant.uses === undefined || ids.has(entry.id));
       };
-      return { ask, permit: limited ? spendOnce(deciding, ledger.spend, request, covers) : { spend() {}, covers } };
+      if (!limited) return { ask, permit: async () => ({ spend() {}, covers }) };
+      if (shared === undefined) return { ask, permit: async () => spendOnce(deciding, ledger.spend, request, covers) };
+      return { ask, permit: () => reserved(shared, deciding, request, covers) };
     },
   };
 }
@@ -56,7 +70,7 @@ function spendOnce(
   deciding: readonly IndexedGrant[],
   spend: (deciding: readonly IndexedGrant[]) => boolean,
   request: AccessRequest,
-  covers: Permit['covers'],
+  covers: Covers,
 ): Permit {
   let spent = false;
   return {
@@ -65,6 +79,26 @@ function spendOnce(
       if (spent) return;
       if (!spend(deciding)) throw deniedError(request.right, request.path);
       spent = true;
+    },
+    covers,
+  };
+}
+
+// A store cannot be asked synchronously, so the use is taken before the permit exists and the
+// permit only decides whether it is kept: a call refused before its probe gets it back.
+async function reserved(shared: SharedUsesLedger, deciding: readonly IndexedGrant[], request: AccessRequest, covers: Covers): Promise<Permit> {
+  const reservation = await shared.reserve(deciding);
+  if (reservation === undefined) throw deniedError(request.right, request.path);
+  let kept = false;
+  let released = false;
+  return {
+    spend() {
+      kept = true;
+    },
+    async release() {
+      if (kept || released) return;
+      released = true;
+      await reservation.refund();
     },
     covers,
   };

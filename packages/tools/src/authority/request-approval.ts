@@ -1,20 +1,37 @@
 import { createHash } from 'node:crypto';
-import type { AccessRequest, ApprovalContent, ApprovalDecision, ApprovalRequest, Approver } from '@libos/core';
+import { escapeForDisplay, type AccessRequest, type ApprovalContent, type ApprovalDecision, type ApprovalRequest, type Approver } from '@libos/core';
 import { approvalPreview, approvalTextPreview } from './approval-preview.js';
 import { approvalRejectedError, approvalRequiredError } from './authority-errors.js';
 
 /** What the approver is shown for one call: content fields only when the call writes bytes. */
 export function approvalRequestOf(request: AccessRequest, content: ApprovalContent | undefined = request.content): ApprovalRequest {
   const bytes = content?.bytes;
-  return {
+  const fields = {
     tool: request.tool,
     right: request.right,
-    path: request.path,
+    path: escapeForDisplay(request.path),
     arguments_sha256: request.argumentsSha256,
     content_bytes: bytes === undefined ? null : bytes.byteLength,
     content_sha256: bytes === undefined ? null : createHash('sha256').update(bytes).digest('hex'),
     preview: content === undefined ? null : content.previewText === undefined ? approvalPreview(content.bytes) : approvalTextPreview(content.previewText),
   };
+  return { ...fields, message: approvalSentence(fields, request.path) };
+}
+
+/**
+ * The question for a person. The path is escaped and quoted with its quotes escaped too, so no
+ * name can end the quotes early and write the rest of the sentence itself; the preview, the only
+ * other free text, comes last.
+ */
+function approvalSentence(fields: Omit<ApprovalRequest, 'message'>, path: string): string {
+  const target = path === '.' ? 'the workspace root (.)' : `"${escapeForDisplay(path, { quotes: true })}"`;
+  let sentence = `Allow ${escapeForDisplay(fields.tool)} to ${fields.right} ${target}?`;
+  if (fields.content_bytes !== null) {
+    sentence += ` It would write ${fields.content_bytes} ${fields.content_bytes === 1 ? 'byte' : 'bytes'}`;
+    sentence += fields.content_sha256 === null ? '.' : ` (SHA-256 ${fields.content_sha256}).`;
+  }
+  if (fields.preview !== null && fields.preview !== '') sentence += ` Preview: ${fields.preview}`;
+  return sentence;
 }
 
 /**

@@ -69,10 +69,10 @@ export const createObjectFromFile = defineTool({
     const { memory, process } = context;
     context.authority.authorizeNamespace(namespace, 'write', process.namespace);
     const permit = await context.authorize({ right: 'read', path, target: 'file' });
-    if (namespace === process.namespace) memory.openProcessNamespace(process.id);
+    if (namespace === process.namespace) await memory.openProcessNamespace(process.id);
     permit.spend();
     // Checked again atomically at creation; this early look only spares reading a large file for nothing.
-    if (memory.find(namespace, name) !== undefined) {
+    if ((await memory.find(namespace, name)) !== undefined) {
       throw new LibosError('name_taken', 'A live Object already has this name in the namespace.', { details: { namespace, name } });
     }
     const read = await context.provider.readFile(path, { maxBytes: input.max_bytes, signal: context.signal });
@@ -97,11 +97,11 @@ export const createObjectFromFile = defineTool({
     let object;
     try {
       // The memory measures the payload once; measuring here too would double the cost of a large import.
-      object = create(payload);
+      object = await create(payload);
     } catch (error) {
       if (!input.allow_truncated || !LibosError.is(error, 'too_large')) throw error;
       payload = fitPayload(full, codec, memory.maxPayloadBytes);
-      object = create(payload);
+      object = await create(payload);
     }
     return {
       oid: object.oid,

@@ -41,9 +41,9 @@ export const writeObjectToFile = defineTool({
     const path = context.resolvePath(input.path);
     const { authority, memory, process } = context;
     authority.authorizeNamespace(namespace, 'read', process.namespace);
-    if (namespace === process.namespace) memory.openProcessNamespace(process.id);
+    if (namespace === process.namespace) await memory.openProcessNamespace(process.id);
     // Resolved before the write authority, so an approver sees exactly the bytes that would be written.
-    const object = memory.get(namespace, name);
+    const object = await memory.get(namespace, name);
     const bytes = codec.encode(payloadText(object.payload));
     const permit = await context.authorize({ right: 'write', path, target: 'file', content: { bytes } });
     // Like every denial, egress names only the right and the path: labels and clearances stay policy.

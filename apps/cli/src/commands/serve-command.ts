@@ -1,0 +1,74 @@
+import { parseArgs } from 'node:util';
+import { maxMessageBytes } from '../mcp/channel-limits.js';
+import { createElicitationApprover } from '../mcp/elicitation-approver.js';
+import { currentSession } from '../http/http-session.js';
+import { httpOptionsFrom } from '../http/http-options.js';
+import { serveHttp } from '../http/serve-http.js';
+import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
+import { UsageError } from '../usage-error.js';
+import { openWorkspace } from '../workspace/open-workspace.js';
+import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
+import { SERVE_HELP } from './help-texts.js';
+
+const SERVE_FLAGS = {
+  ...WORKSPACE_FLAGS,
+  http: { type: 'string' },
+  'token-file': { type: 'string' },
+  'session-idle-seconds': { type: 'string' },
+  'max-sessions': { type: 'string' },
+} as const;
+
+function log(line: string): void {
+  process.stderr.write(`libos serve: ${line}\n`);
+}
+
+/** `libos serve --http HOST:PORT`: serves the tools over MCP Streamable HTTP until SIGTERM or SIGINT. */
+export async function serveCommand(args: readonly string[]): Promise<number | undefined> {
+  const { values, positionals } = parseCommandLine('libos serve', () => parseArgs(strictArgs(args, SERVE_FLAGS)));
+  if (values.help === true) {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  expectPositionals('libos serve', positionals, 0);
+  // A server for other hosts never guesses its directory: no current-directory default, no roots.
+  if ((values.provider ?? 'local') === 'local' && values.root === undefined) {
+    throw new UsageError('libos serve: --root DIR is required with the local provider (the directory to serve)');
+  }
+  const workspaceOptions = workspaceOptionsFrom('libos serve', values);
+  const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
+
+  // One runtime serves every session; an approval goes to the client of the session asking.
+  const workspace = await openWorkspace(workspaceOptions, createElicitationApprover(() => currentSession.getStore()?.mcp.server));
+  const server = await serveHttp({
+    ...httpOptions,
+    runtime: workspace.runtime,
+    maxRequestBytes: maxMessageBytes(workspace.bounds.arguments_max_bytes),
+    log,
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    await workspace.close();
+    throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
+  });
+  const served = workspaceOptions.provider === 'local' ? workspaceOptions.root : workspaceOptions.seed === undefined ? 'an empty volume' : `a copy of ${workspaceOptions.seed}`;
+  log(
+    `serving ${workspace.runtime.tools.length} tools (${workspaceOptions.provider} provider, ${served}) on ${server.url}` +
+      (httpOptions.token === undefined ? ' without a token (loopback only)' : ' (bearer token required)'),
+  );
+
+  let closing = false;
+  const shutdown = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    let status = 0;
+    try {
+      // Drain: every call already taken is answered before the sessions and the runtime end.
+      await server.close();
+      await workspace.close();
+    } catch (error) {
+      log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+      status = 1;
+    }
+    process.exit(status);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown());
+  return undefined;
+}

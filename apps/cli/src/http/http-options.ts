@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { UsageError } from '../usage-error.js';
+
+/** What `libos serve` listens on and whom it lets in (CONTRACT.md section 8). */
+export interface HttpOptions {
+  readonly host: string;
+  readonly port: number;
+  /** The bearer token every request must carry; undefined only on a loopback address. */
+  readonly token: string | undefined;
+  readonly sessionIdleMs: number;
+  readonly maxSessions: number;
+}
+
+interface HttpFlagValues {
+  readonly http?: string | undefined;
+  readonly 'token-file'?: string | undefined;
+  readonly 'session-idle-seconds'?: string | undefined;
+  readonly 'max-sessions'?: string | undefined;
+}
+
+const DEFAULT_IDLE_SECONDS = 900;
+const DEFAULT_MAX_SESSIONS = 256;
+
+/** True for 127.0.0.0/8, ::1 and `localhost`: addresses no other host can reach. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost' || host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
+}
+
+/** `HOST:PORT`, `[V6]:PORT` or `:PORT` / `PORT` (loopback). Port 0 picks a free port. */
+export function parseListenAddress(command: string, text: string): { host: string; port: number } {
+  const match = /^(?:\[(?<v6>[^\]]+)\]|(?<host>[^:]*)):(?<port>\d+)$/u.exec(text) ?? /^(?<port>\d+)$/u.exec(text);
+  const port = Number(match?.groups?.port);
+  if (match === null || !Number.isInteger(port) || port > 65535) {
+    throw new UsageError(`${command}: --http must be HOST:PORT (for example 127.0.0.1:8787), not '${text}'`);
+  }
+  const host = match.groups?.v6 ?? (match.groups?.host === undefined || match.groups.host === '' ? '127.0.0.1' : match.groups.host);
+  if (host !== 'localhost' && isIP(host) === 0) {
+    throw new UsageError(`${command}: --http needs an IP address or localhost, not '${host}'`);
+  }
+  return { host, port };
+}
+
+function positiveInteger(command: string, flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/u.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`${command}: ${flag} must be a whole number of at least 1, not '${text}'`);
+  }
+  return value;
+}
+
+/**
+ * The token is the first line of `--token-file`, else `LIBOS_TOKEN`. A server any other host can
+ * reach must have one: the tools write files.
+ */
+export async function httpOptionsFrom(command: string, values: HttpFlagValues, environment: NodeJS.ProcessEnv): Promise<HttpOptions> {
+  if (values.http === undefined) throw new UsageError(`${command}: --http HOST:PORT is required (for example --http 127.0.0.1:8787)`);
+  const { host, port } = parseListenAddress(command, values.http);
+  let token: string | undefined;
+  if (values['token-file'] !== undefined) {
+    const file = values['token-file'];
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`${command}: --token-file ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    });
+    token = text.split(/\r?\n/u)[0]!.trim();
+    if (token === '') throw new UsageError(`${command}: --token-file ${file}: the first line is empty`);
+  } else if (environment.LIBOS_TOKEN !== undefined && environment.LIBOS_TOKEN.trim() !== '') {
+    token = environment.LIBOS_TOKEN.trim();
+  }
+  if (token === undefined && !isLoopback(host)) {
+    throw new UsageError(`${command}: refusing to serve ${host} (reachable from other hosts) without a token: pass --token-file FILE or set LIBOS_TOKEN`);
+  }
+  return {
+    host,
+    port,
+    token,
+    sessionIdleMs: positiveInteger(command, '--session-idle-seconds', values['session-idle-seconds'], DEFAULT_IDLE_SECONDS) * 1000,
+    maxSessions: positiveInteger(command, '--max-sessions', values['max-sessions'], DEFAULT_MAX_SESSIONS),
+  };
+}
