@@ -72,7 +72,8 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
       run('stat', path, statOptions, (context) => (namesReserved(path) ? reservedStatus(context, path) : statPath(context, path))),
     listDirectory: (path, listOptions) =>
       run('listDirectory', path, listOptions, (context) => (refuseIfReserved(path, false), listDirectory(context, path, listOptions))),
-    readFile: (path, readOptions) => run('readFile', path, readOptions, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),
+    readFile: (path, readOptions) =>
+      run('readFile', path, readOptions, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),
     writeFile: (path, bytes, writeOptions) =>
       run('writeFile', path, writeOptions, (context) => (refuseIfReserved(path, true), writeFile(context, path, bytes, writeOptions))),
     makeDirectory: (path, makeOptions) =>
@@ -86,7 +87,12 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
         namesReserved(path) ? missingOr(deleteOptions.missingOk, path) : deleteDirectory(context, path, deleteOptions),
       ),
     rename: (from, to, renameOptions) =>
-      run('rename', from, (context) => (refuseIfReserved(from, false), refuseIfReserved(to, true), renameFile(context, from, to, renameOptions))),
+      run(
+        'rename',
+        from,
+        renameOptions,
+        (context) => (refuseIfReserved(from, false), refuseIfReserved(to, true), renameFile(context, from, to, renameOptions)),
+      ),
     hostPath(path) {
       const leave = gate.enter(path);
       try {
