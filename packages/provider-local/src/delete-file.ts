@@ -52,7 +52,7 @@ export async function deleteFile(
     }
     return { deleted: true };
   } finally {
-    await lock.release();
+    lock.release();
     directory.release();
   }
 }
