@@ -34,7 +34,7 @@ export async function benchInProcessWrite(root, scale) {
         durable: () => plainNodeWrite(join(root, 'in-process-durable.txt'), bytes, true),
         plain: () => plainNodeWrite(join(root, 'in-process-plain.txt'), bytes, false),
       },
-      { rounds: 10, calls: 5 * scale, warmup: 10 },
+      { rounds: 20 * scale, calls: 3, warmup: 10 },
     );
     return [
       { id: 'write-100-durable-floor', label: `write ${SMALL_BYTES} B in process vs plain Node, same durability`, unit: 'ms', ours: times.ours, theirs: times.durable, target: 1.15 },

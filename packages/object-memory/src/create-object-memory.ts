@@ -239,10 +239,12 @@ export async function createObjectMemory(options: ObjectMemoryOptions = {}): Pro
     close() {
       closing ??= (async () => {
         renewal.stop();
-        const owned = [...opened.keys()];
+        const owned = [...opened.entries()];
         opened.clear();
         try {
-          await Promise.allSettled(owned.map((namespace) => store.dropNamespace(namespace)));
+          // An open still in flight must land before its drop, or the namespace would outlive the runtime.
+          await Promise.allSettled(owned.map(([, ready]) => ready));
+          await Promise.allSettled(owned.map(([namespace]) => store.dropNamespace(namespace)));
         } finally {
           await store.close();
         }
