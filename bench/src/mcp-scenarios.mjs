@@ -82,7 +82,14 @@ export async function benchCalls(root, scale) {
         target: 0.35,
         extra: { reply_chars_ours: textOf(ourReply).length, reply_chars_theirs: textOf(theirReply).length },
       });
-      rows.push({ id: 'list-10k-stub', label: 'same listing, stub answering our precomputed reply', unit: 'ms', ours: list.stub, theirs: list.theirs, target: null });
+      rows.push({
+        id: 'list-10k-stub',
+        label: 'same listing, stub answering our precomputed reply',
+        unit: 'ms',
+        ours: list.stub,
+        theirs: list.theirs,
+        target: null,
+      });
     } finally {
       await stub.close();
     }

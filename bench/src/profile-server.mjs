@@ -25,7 +25,11 @@ const root = await makeFixtures();
 const profiles = mkdtempSync(join(tmpdir(), 'libos-profile-'));
 try {
   const [script, ...args] = SERVERS.ours(root);
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--cpu-prof', '--cpu-prof-dir', profiles, script, ...args], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--cpu-prof', '--cpu-prof-dir', profiles, script, ...args],
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', () => {});
   const client = new Client({ name: 'libos-profile', version: '0' });
   await client.connect(transport);

@@ -105,10 +105,7 @@ export interface ObjectMemory {
 }
 
 /** The read and list side of a memory, for a runtime to expose to its embedder. */
-export type ObjectMemoryReader = Pick<
-  ObjectMemory,
-  'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view' | 'usage'
->;
+export type ObjectMemoryReader = Pick<ObjectMemory, 'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view' | 'usage'>;
 
 /** A view of `memory` with only its read and list methods, safe to hand out. */
 export function objectMemoryReader(memory: ObjectMemory): ObjectMemoryReader {

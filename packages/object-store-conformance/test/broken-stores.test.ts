@@ -31,7 +31,16 @@ describe('the kit catches a store that breaks one promise', () => {
 
   it('has stable, unique ids and at least one case per promise of the interface', () => {
     const groups = new Set(storeConformanceCases.map((testCase) => testCase.group));
-    expect([...groups]).toEqual(['lifecycle', 'namespaces', 'objects', 'quotas', 'races', 'payload texts', 'uses ledger', 'object memory on the store']);
+    expect([...groups]).toEqual([
+      'lifecycle',
+      'namespaces',
+      'objects',
+      'quotas',
+      'races',
+      'payload texts',
+      'uses ledger',
+      'object memory on the store',
+    ]);
     expect(new Set(storeConformanceCases.map((testCase) => testCase.id)).size).toBe(storeConformanceCases.length);
   });
 });

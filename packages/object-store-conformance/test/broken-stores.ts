@@ -24,7 +24,8 @@ function mapStore(options: { check: 'before-await' | 'fold-case' | 'upsert' }): 
   return () => {
     const inner = createMemoryObjectStore();
     const names = new Map<string, MemoryObject>();
-    const key = (namespace: string, name: string) => (options.check === 'fold-case' ? `${namespace}\n${name.toLowerCase()}` : `${namespace}\n${name}`);
+    const key = (namespace: string, name: string) =>
+      options.check === 'fold-case' ? `${namespace}\n${name.toLowerCase()}` : `${namespace}\n${name}`;
     return {
       store: {
         ...inner,
@@ -32,7 +33,8 @@ function mapStore(options: { check: 'before-await' | 'fold-case' | 'upsert' }): 
           if (!(await inner.hasNamespace(object.namespace))) throw new LibosError('namespace_not_found', 'No namespace.', { effect: 'none' });
           const taken = names.has(key(object.namespace, object.name));
           if (options.check === 'before-await') await tick();
-          if (taken && options.check !== 'upsert') throw new LibosError('name_taken', 'Taken.', { effect: 'none', details: { namespace: object.namespace, name: object.name } });
+          if (taken && options.check !== 'upsert')
+            throw new LibosError('name_taken', 'Taken.', { effect: 'none', details: { namespace: object.namespace, name: object.name } });
           names.set(key(object.namespace, object.name), object);
           await inner.create(Object.freeze({ ...object, name: `${object.name}\n${object.oid}` }), createOptions).catch(() => undefined);
         },
@@ -82,7 +84,8 @@ export const brokenStores: readonly BrokenStore[] = [
         const usage = await store.usage();
         await tick();
         // Decides on the stale usage, then inserts whatever the store holds by now.
-        if (usage.objects + 1 > options.quota.maxObjectsCount) throw new LibosError('quota_exceeded', 'Over.', { effect: 'none', details: { quota: 'objects_max_count' } });
+        if (usage.objects + 1 > options.quota.maxObjectsCount)
+          throw new LibosError('quota_exceeded', 'Over.', { effect: 'none', details: { quota: 'objects_max_count' } });
         await store.create(object, { ...options, quota: { maxObjectsCount: Infinity, maxObjectsBytes: options.quota.maxObjectsBytes } });
       },
     })),
@@ -168,7 +171,7 @@ export const brokenStores: readonly BrokenStore[] = [
   {
     name: 'lists names sorted instead of in creation order',
     factory: patched((store) => ({ listNames: async (namespace) => (await store.listNames(namespace)).sort(compareCodePoints) })),
-    fails: ['objects > listNames gives a namespace\'s names in creation order'],
+    fails: ["objects > listNames gives a namespace's names in creation order"],
   },
   {
     name: 'keeps payloads like jsonb (keys sorted, NUL refused)',
@@ -188,7 +191,11 @@ export const brokenStores: readonly BrokenStore[] = [
   {
     name: 'drops lone surrogates and noncharacters (stores UTF-8 text, not JSON escapes)',
     factory: patched((store) => ({
-      create: (object, options) => store.create(Object.freeze({ ...object, payload: JSON.parse(JSON.stringify(object.payload).replace(/\\ud[89a-f][0-9a-f]{2}/g, '\uFFFD')) }), options),
+      create: (object, options) =>
+        store.create(
+          Object.freeze({ ...object, payload: JSON.parse(JSON.stringify(object.payload).replace(/\\ud[89a-f][0-9a-f]{2}/g, '\uFFFD')) }),
+          options,
+        ),
     })),
     fails: ['payload texts > lone surrogates (kept by JSON escapes) survives exactly'],
   },
@@ -237,7 +244,17 @@ export const brokenStores: readonly BrokenStore[] = [
     name: 'truncates large payloads',
     factory: patched((store) => ({
       create: (object, options) =>
-        store.create(Object.freeze({ ...object, payload: JSON.parse(JSON.stringify(object.payload).slice(0, 1_000_000).replace(/[^"]*$/, '"}')) as never }), options),
+        store.create(
+          Object.freeze({
+            ...object,
+            payload: JSON.parse(
+              JSON.stringify(object.payload)
+                .slice(0, 1_000_000)
+                .replace(/[^"]*$/, '"}'),
+            ) as never,
+          }),
+          options,
+        ),
     })),
     fails: ['payload texts > a 16 MiB text survives exactly'],
   },
@@ -247,6 +264,7 @@ function sortKeys(value: unknown): never {
   if (Array.isArray(value)) return value.map(sortKeys) as never;
   if (typeof value !== 'object' || value === null) return value as never;
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) Object.defineProperty(sorted, key, { value: sortKeys((value as Record<string, unknown>)[key]), enumerable: true });
+  for (const key of Object.keys(value).sort())
+    Object.defineProperty(sorted, key, { value: sortKeys((value as Record<string, unknown>)[key]), enumerable: true });
   return sorted as never;
 }

@@ -15,11 +15,7 @@ import { walkParent } from './walk.js';
  * the hard-link check reads an lstat just before, so it can only be raced by a swap inside the
  * same directory (README: residual races).
  */
-export async function deleteFile(
-  context: OperationContext,
-  path: WorkspacePath,
-  options: DeleteFileOptions,
-): Promise<{ readonly deleted: boolean }> {
+export async function deleteFile(context: OperationContext, path: WorkspacePath, options: DeleteFileOptions): Promise<{ readonly deleted: boolean }> {
   const segments = pathSegments(path);
   if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
   const directory = walkParent(context, segments, options.missingOk);

@@ -102,13 +102,7 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
  * Unlinks a non-directory entry of `parentPath`; false when the entry is a directory after all
  * (EISDIR, or EPERM, POSIX's answer for one, unless the caller knows the entry is no directory).
  */
-function unlinkEntry(
-  context: OperationContext,
-  parentFd: number,
-  raw: ByteString,
-  parentPath: WorkspacePath,
-  mayBeDirectory = true,
-): boolean {
+function unlinkEntry(context: OperationContext, parentFd: number, raw: ByteString, parentPath: WorkspacePath, mayBeDirectory = true): boolean {
   try {
     unlinkSync(context.paths.child(parentFd, raw));
     return true;

@@ -10,11 +10,7 @@ import { holdRoot, openChildDirectory, walk } from './walk.js';
  * Creates a directory with mkdir relative to its pinned parent (mkdir never follows a link, and an
  * existing entry of any kind makes it fail), creating missing parents one pinned step at a time.
  */
-export function makeDirectory(
-  context: OperationContext,
-  path: WorkspacePath,
-  options: MakeDirectoryOptions,
-): { readonly created: boolean } {
+export function makeDirectory(context: OperationContext, path: WorkspacePath, options: MakeDirectoryOptions): { readonly created: boolean } {
   const segments = pathSegments(path);
   if (segments.length === 0) {
     holdRoot(context);

@@ -18,7 +18,9 @@ export function statPath(context: OperationContext, path: WorkspacePath): PathSt
   const { directory } = walk(context, segments.slice(0, -1));
   try {
     const status =
-      segments.length === 0 ? lstatOrNull(() => fstatSync(directory.fd), path) : lstatOrNull(() => lstatSync(context.paths.named(directory.fd, baseName(path))), path);
+      segments.length === 0
+        ? lstatOrNull(() => fstatSync(directory.fd), path)
+        : lstatOrNull(() => lstatSync(context.paths.named(directory.fd, baseName(path))), path);
     if (status === null) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
     const kind = segments.length > 0 && status.isDirectory() && isMountPoint(context, directory.fd, baseName(path)) ? 'symlink' : entryKind(status);
     return { kind, sizeBytes: kind === 'file' ? status.size : null, modifiedAt: modifiedAt(status) };

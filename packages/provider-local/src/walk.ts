@@ -168,4 +168,3 @@ function refusalFor(context: OperationContext, parentFd: number, name: string, p
   }
   return new LibosError('not_a_directory', `'${path}' is not a directory.`, { details });
 }
-

@@ -60,7 +60,9 @@ async function bed(setup: (sandbox: Sandbox) => void): Promise<Bed> {
     call: async (tool, args) => {
       const outcome = await process.call(tool, args);
       expect(JSON.stringify(outcome).includes(OUTSIDE_CONTENT), `${tool} returned outside bytes`).toBe(false);
-      return outcome.ok ? { ok: true, result: outcome.result as Record<string, unknown> } : { ok: false, code: outcome.error.code, effect: outcome.error.effect };
+      return outcome.ok
+        ? { ok: true, result: outcome.result as Record<string, unknown> }
+        : { ok: false, code: outcome.error.code, effect: outcome.error.effect };
     },
     close: () => runtime.close(),
   };
@@ -70,7 +72,10 @@ const refused = { ok: false, code: 'symlink_refused', effect: 'none' };
 
 describe.skipIf(!mountable)('mount points inside the workspace (real mounts; skipped unless root can mount)', () => {
   const kinds: ReadonlyArray<readonly [string, (sandbox: Sandbox, target: string) => void]> = [
-    ['a bind mount of an outside directory on the same filesystem', (sandbox, target) => mount(['--bind', join(sandbox.outside, 'directory')], target)],
+    [
+      'a bind mount of an outside directory on the same filesystem',
+      (sandbox, target) => mount(['--bind', join(sandbox.outside, 'directory')], target),
+    ],
     [
       'a tmpfs',
       (_sandbox, target) => {

@@ -29,10 +29,7 @@ export interface RuntimeProcess<Tools extends ToolList = typeof BUILTIN_TOOLS> {
    * Runs one tool; never throws, every failure is `{ok: false, error}`. A literal tool name types the
    * arguments and `result`; any other string takes `unknown` arguments, checked at run time.
    */
-  call<Name extends ToolName<Tools> | (string & {})>(
-    name: Name,
-    ...rest: ToolCallArguments<Tools, Name>
-  ): Promise<ToolCallResult<Tools, Name>>;
+  call<Name extends ToolName<Tools> | (string & {})>(name: Name, ...rest: ToolCallArguments<Tools, Name>): Promise<ToolCallResult<Tools, Name>>;
   /** A child process starting in this process's working directory. */
   spawn(): RuntimeProcess<Tools>;
   /**
@@ -68,8 +65,7 @@ function processFromState<Tools extends ToolList>(environment: CallEnvironment, 
     return spawnAt<Tools>(environment, state.cwd, options.cwd);
   }
   // The pipeline checks every argument at run time; the types only spare a TypeScript caller the mistake.
-  const call = (name: string, args: unknown = {}, options: CallOptions = {}): Promise<CallResult> =>
-    runCall(environment, state, name, args, options);
+  const call = (name: string, args: unknown = {}, options: CallOptions = {}): Promise<CallResult> => runCall(environment, state, name, args, options);
   return {
     id,
     get cwd() {

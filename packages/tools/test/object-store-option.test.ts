@@ -29,9 +29,13 @@ const usesConfig = (policy_id?: string): ConfigInput => ({
 });
 
 describe('createRuntime({ objectStore })', () => {
-  it('keeps Objects in the given store, and closing the runtime drops its processes\' namespaces and closes the store', async () => {
+  it("keeps Objects in the given store, and closing the runtime drops its processes' namespaces and closes the store", async () => {
     const { store, calls } = recording();
-    const runtime = await createRuntime({ provider: createMemfsProvider(), objectStore: store, config: { namespaces: [{ name: 'shared', rights: ['read', 'write'] }] } });
+    const runtime = await createRuntime({
+      provider: createMemfsProvider(),
+      objectStore: store,
+      config: { namespaces: [{ name: 'shared', rights: ['read', 'write'] }] },
+    });
     const process = runtime.spawn();
     await process.call('write_text_file', { path: 'a.txt', content: 'hello' });
     const created = await process.call('create_object_from_file', { name: 'doc', path: 'a.txt', namespace: 'shared' });
@@ -46,13 +50,17 @@ describe('createRuntime({ objectStore })', () => {
   });
 
   it('refuses a store that does not implement ObjectStoreV1', async () => {
-    const failure = await createRuntime({ provider: createMemfsProvider(), objectStore: { name: 'old' } as unknown as ObjectStoreV1 }).catch((error: unknown) => error);
+    const failure = await createRuntime({ provider: createMemfsProvider(), objectStore: { name: 'old' } as unknown as ObjectStoreV1 }).catch(
+      (error: unknown) => error,
+    );
     expect(LibosError.is(failure, 'invalid_arguments')).toBe(true);
   });
 
   it('lets two runtimes on one store with one policy_id spend one count of uses: 3 of 30 racing calls succeed', async () => {
     const store = createMemoryObjectStore();
-    const runtimes = await Promise.all([0, 1].map(() => createRuntime({ provider: createMemfsProvider(), objectStore: store, config: usesConfig('fleet') })));
+    const runtimes = await Promise.all(
+      [0, 1].map(() => createRuntime({ provider: createMemfsProvider(), objectStore: store, config: usesConfig('fleet') })),
+    );
     const processes = runtimes.map((runtime) => runtime.spawn());
     const outcomes = await Promise.all(
       Array.from({ length: 30 }, (_, index) => processes[index % 2]!.call('write_text_file', { path: 'notes.txt', content: `${index}` })),
@@ -64,9 +72,13 @@ describe('createRuntime({ objectStore })', () => {
 
   it('counts uses per runtime without a policy_id, even on one store', async () => {
     const store = createMemoryObjectStore();
-    const runtimes = await Promise.all([0, 1].map(() => createRuntime({ provider: createMemfsProvider(), objectStore: store, config: usesConfig() })));
+    const runtimes = await Promise.all(
+      [0, 1].map(() => createRuntime({ provider: createMemfsProvider(), objectStore: store, config: usesConfig() })),
+    );
     const processes = runtimes.map((runtime) => runtime.spawn());
-    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, index) => processes[index % 2]!.call('write_text_file', { path: 'notes.txt', content: 'x' })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => processes[index % 2]!.call('write_text_file', { path: 'notes.txt', content: 'x' })),
+    );
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(6);
   });
 
@@ -99,7 +111,7 @@ describe('createRuntime({ objectStore })', () => {
     await runtime.close();
   });
 
-  it('renews the leases of its live process namespaces at a third of the store\'s leaseMs', async () => {
+  it("renews the leases of its live process namespaces at a third of the store's leaseMs", async () => {
     vi.useFakeTimers();
     try {
       const inner = createMemoryObjectStore();

@@ -25,7 +25,10 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   const options = workspaceOptionsFrom('libos mcp', values);
 
   let mcp: McpSession | undefined;
-  const workspace = await openWorkspace(options, createElicitationApprover(() => mcp?.server));
+  const workspace = await openWorkspace(
+    options,
+    createElicitationApprover(() => mcp?.server),
+  );
   mcp = await openMcpSession({ tools: workspace.runtime.tools, process: workspace.runtime.spawn(), sink: streamSink(process.stdout), log });
   const { channel, server } = mcp;
 

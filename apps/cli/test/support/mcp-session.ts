@@ -29,10 +29,7 @@ export async function startMcpSession(args: readonly string[], answer: Elicitati
   let log = '';
   // Unread stderr would make close() wait for the SIGTERM path.
   transport.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const client = new Client(
-    { name: 'libos-cli-test', version: '0.0.0' },
-    { capabilities: answer === 'none' ? {} : { elicitation: {} } },
-  );
+  const client = new Client({ name: 'libos-cli-test', version: '0.0.0' }, { capabilities: answer === 'none' ? {} : { elicitation: {} } });
   const elicitations: ElicitRequest['params'][] = [];
   if (answer !== 'none') {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {

@@ -3,7 +3,12 @@ import { LIBOS_BIN } from './libos-binary.js';
 
 /** The initialize request and notification a client sends first. */
 export const HANDSHAKE = [
-  { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+  {
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
 ];
 

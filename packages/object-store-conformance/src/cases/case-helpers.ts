@@ -15,7 +15,9 @@ export function expectSameObject(actual: MemoryObject | undefined, expected: Mem
   if (text !== wanted) {
     let at = 0;
     while (at < text.length && text.charCodeAt(at) === wanted.charCodeAt(at)) at += 1;
-    throw new Error(`The payload of ${expected.name} came back different (${text.length} vs ${wanted.length} characters, first difference at UTF-16 unit ${at}).`);
+    throw new Error(
+      `The payload of ${expected.name} came back different (${text.length} vs ${wanted.length} characters, first difference at UTF-16 unit ${at}).`,
+    );
   }
 }
 

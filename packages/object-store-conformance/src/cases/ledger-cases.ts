@@ -5,14 +5,47 @@ const group = 'uses ledger';
 
 // [case, spends as [amount, limit], what each returns, the count after]
 const TABLE: readonly [string, readonly [number, number][], readonly boolean[], number][] = [
-  ['spends up to the limit, then refuses', [[1, 2], [1, 2], [1, 2]], [true, true, false], 2],
+  [
+    'spends up to the limit, then refuses',
+    [
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ],
+    [true, true, false],
+    2,
+  ],
   ['spends N at once when N fit', [[3, 3]], [true], 3],
-  ['refuses N that do not fit and spends nothing', [[2, 3], [2, 3], [1, 3]], [true, false, true], 3],
-  ['a limit of 1 allows one use', [[1, 1], [1, 1]], [true, false], 1],
+  [
+    'refuses N that do not fit and spends nothing',
+    [
+      [2, 3],
+      [2, 3],
+      [1, 3],
+    ],
+    [true, false, true],
+    3,
+  ],
+  [
+    'a limit of 1 allows one use',
+    [
+      [1, 1],
+      [1, 1],
+    ],
+    [true, false],
+    1,
+  ],
   ['an amount over the limit is refused on a fresh key', [[4, 3]], [false], 0],
 ];
 
-const KEYS = ['policy:fleet/grant:0/abc', 'policy:fleet/grant:0/ABC', 'policy:flèet/grant:0/abc', `policy:${'p'.repeat(200)}/grant:99/${'f'.repeat(32)}`, 'k'.repeat(1024), '😀'];
+const KEYS = [
+  'policy:fleet/grant:0/abc',
+  'policy:fleet/grant:0/ABC',
+  'policy:flèet/grant:0/abc',
+  `policy:${'p'.repeat(200)}/grant:99/${'f'.repeat(32)}`,
+  'k'.repeat(1024),
+  '😀',
+];
 
 export const ledgerCases: readonly StoreCase[] = [
   defineStoreCase(group, 'a key never spent has count 0', async ({ store }) => {
@@ -47,7 +80,9 @@ export const ledgerCases: readonly StoreCase[] = [
     'of 30 concurrent spenders on two store instances exactly 3 are granted',
     async ({ store, another }) => {
       const other = await another();
-      const granted = await Promise.all(Array.from({ length: 30 }, (_, index) => (index % 2 === 0 ? store : other).spendUses('policy:p/grant:3/k', 1, 3)));
+      const granted = await Promise.all(
+        Array.from({ length: 30 }, (_, index) => (index % 2 === 0 ? store : other).spendUses('policy:p/grant:3/k', 1, 3)),
+      );
       expect(granted.filter(Boolean)).toHaveLength(3);
       expect(await other.spentUses('policy:p/grant:3/k')).toBe(3);
     },

@@ -13,13 +13,17 @@ export const memoryCases: readonly StoreCase[] = [
     const objects = await memory({ namespaces: ['n'], maxPayloadBytes: 100 });
     // {"content":"..."} is 14 bytes around the text.
     await objects.create({ namespace: 'n', name: 'fits', type: 'artifact', payload: { content: 'x'.repeat(86) }, createdBy: pid });
-    await expectError(objects.create({ namespace: 'n', name: 'over', type: 'artifact', payload: { content: 'x'.repeat(87) }, createdBy: pid }), 'too_large');
+    await expectError(
+      objects.create({ namespace: 'n', name: 'over', type: 'artifact', payload: { content: 'x'.repeat(87) }, createdBy: pid }),
+      'too_large',
+    );
     expect(await store.listNames('n')).toEqual(['fits']);
     expect(await store.usage()).toEqual({ objects: 1, bytes: 100 });
   }),
   defineStoreCase(group, 'a payload of exactly object_payload_max_bytes (16 MiB) goes in and comes back exactly', async ({ store, memory }) => {
     const objects = await memory({ namespaces: ['n'] });
-    const content = 'é😀\u0000'.repeat(1000) + 'y'.repeat(DEFAULT_BOUNDS.object_payload_max_bytes - payloadByteLength({ content: 'é😀\u0000'.repeat(1000) }));
+    const content =
+      'é😀\u0000'.repeat(1000) + 'y'.repeat(DEFAULT_BOUNDS.object_payload_max_bytes - payloadByteLength({ content: 'é😀\u0000'.repeat(1000) }));
     const payload = { content };
     expect(payloadByteLength(payload)).toBe(DEFAULT_BOUNDS.object_payload_max_bytes);
     const created = await objects.create({ namespace: 'n', name: 'max', type: 'artifact', payload, createdBy: pid });
@@ -29,7 +33,9 @@ export const memoryCases: readonly StoreCase[] = [
   defineStoreCase(group, 'of 40 racing memory.create calls for one name exactly one wins', async ({ memory }) => {
     const objects = await memory({ namespaces: ['shared'] });
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, index) => objects.create({ namespace: 'shared', name: ' race ', type: 'plan', payload: { index }, createdBy: pid })),
+      Array.from({ length: 40 }, (_, index) =>
+        objects.create({ namespace: 'shared', name: ' race ', type: 'plan', payload: { index }, createdBy: pid }),
+      ),
     );
     const { fulfilled, codes } = tally(outcomes);
     expect(fulfilled).toBe(1);
@@ -45,7 +51,14 @@ export const memoryCases: readonly StoreCase[] = [
     const objects = await memory({ namespaces: ['shared', 'team/notes'] });
     const own = await objects.openProcessNamespace(pid);
     const made = [
-      await objects.create({ namespace: 'shared', name: 'plan', type: 'plan', payload: { content: 'step 1\u0000\u2028' }, label: 'secret', createdBy: pid }),
+      await objects.create({
+        namespace: 'shared',
+        name: 'plan',
+        type: 'plan',
+        payload: { content: 'step 1\u0000\u2028' },
+        label: 'secret',
+        createdBy: pid,
+      }),
       await objects.create({ namespace: 'team/notes', name: 'n', type: 'summary', payload: 42, label: 'public', createdBy: pid }),
       await objects.create({ namespace: own, name: 'mine', type: 'artifact', payload: 'mine', createdBy: pid }),
     ];
@@ -61,14 +74,19 @@ export const memoryCases: readonly StoreCase[] = [
     const failure = await objects.restore(file).catch((error: unknown) => error);
     expect(LibosError.is(failure, 'name_taken')).toBe(true);
   }),
-  defineStoreCase(group, 'closing the memory drops the process namespaces it opened and keeps declared ones', async ({ another, memory }) => {
-    const objects = await memory({ namespaces: ['shared'] });
-    const own = await objects.openProcessNamespace(pid);
-    await objects.create({ namespace: own, name: 'scratch', type: 'artifact', payload: 1, createdBy: pid });
-    await objects.create({ namespace: 'shared', name: 'kept', type: 'artifact', payload: 1, createdBy: pid });
-    await objects.close();
-    const other = await another();
-    expect(await other.hasNamespace(own)).toBe(false);
-    expect(await other.listNames('shared')).toEqual(['kept']);
-  }, ['shared', 'another']),
+  defineStoreCase(
+    group,
+    'closing the memory drops the process namespaces it opened and keeps declared ones',
+    async ({ another, memory }) => {
+      const objects = await memory({ namespaces: ['shared'] });
+      const own = await objects.openProcessNamespace(pid);
+      await objects.create({ namespace: own, name: 'scratch', type: 'artifact', payload: 1, createdBy: pid });
+      await objects.create({ namespace: 'shared', name: 'kept', type: 'artifact', payload: 1, createdBy: pid });
+      await objects.close();
+      const other = await another();
+      expect(await other.hasNamespace(own)).toBe(false);
+      expect(await other.listNames('shared')).toEqual(['kept']);
+    },
+    ['shared', 'another'],
+  ),
 ];

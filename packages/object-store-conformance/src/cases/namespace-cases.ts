@@ -46,30 +46,38 @@ export const namespaceCases: readonly StoreCase[] = [
       expect(await store.get(right, left)).toBeUndefined();
     }
   }),
-  defineStoreCase(group, 'a create in a namespace that does not exist is namespace_not_found and stores nothing', async ({ store, object, create, expectError }) => {
-    await expectError(create(object('nowhere', 'x')), 'namespace_not_found');
-    expect(await store.hasNamespace('nowhere')).toBe(false);
-    expect(await store.usage()).toEqual({ objects: 0, bytes: 0 });
-  }),
-  defineStoreCase(group, 'dropNamespace removes the namespace and its Objects, frees their names and touches nothing else', async ({ store, object, create, expectError }) => {
-    await store.declareNamespace('process:pid_0000000000000001', { process: true });
-    await store.declareNamespace('shared');
-    const mine = [object('process:pid_0000000000000001', 'a'), object('process:pid_0000000000000001', 'b')];
-    for (const item of mine) await create(item);
-    const kept = object('shared', 'a');
-    await create(kept);
-    expect(await store.dropNamespace('process:pid_0000000000000001')).toBe(2);
-    expect(await store.hasNamespace('process:pid_0000000000000001')).toBe(false);
-    expect(await store.listNamespaces()).toEqual(['shared']);
-    expect(await store.get('process:pid_0000000000000001', 'a')).toBeUndefined();
-    expect(await store.getByOid(mine[0]!.oid)).toBeUndefined();
-    expect(await store.listNames('process:pid_0000000000000001')).toEqual([]);
-    await expectError(create(object('process:pid_0000000000000001', 'c')), 'namespace_not_found');
-    expect((await store.get('shared', 'a'))?.oid).toBe(kept.oid);
-    await store.declareNamespace('process:pid_0000000000000001', { process: true });
-    expect(await store.listNames('process:pid_0000000000000001')).toEqual([]);
-    await create(object('process:pid_0000000000000001', 'a'));
-  }),
+  defineStoreCase(
+    group,
+    'a create in a namespace that does not exist is namespace_not_found and stores nothing',
+    async ({ store, object, create, expectError }) => {
+      await expectError(create(object('nowhere', 'x')), 'namespace_not_found');
+      expect(await store.hasNamespace('nowhere')).toBe(false);
+      expect(await store.usage()).toEqual({ objects: 0, bytes: 0 });
+    },
+  ),
+  defineStoreCase(
+    group,
+    'dropNamespace removes the namespace and its Objects, frees their names and touches nothing else',
+    async ({ store, object, create, expectError }) => {
+      await store.declareNamespace('process:pid_0000000000000001', { process: true });
+      await store.declareNamespace('shared');
+      const mine = [object('process:pid_0000000000000001', 'a'), object('process:pid_0000000000000001', 'b')];
+      for (const item of mine) await create(item);
+      const kept = object('shared', 'a');
+      await create(kept);
+      expect(await store.dropNamespace('process:pid_0000000000000001')).toBe(2);
+      expect(await store.hasNamespace('process:pid_0000000000000001')).toBe(false);
+      expect(await store.listNamespaces()).toEqual(['shared']);
+      expect(await store.get('process:pid_0000000000000001', 'a')).toBeUndefined();
+      expect(await store.getByOid(mine[0]!.oid)).toBeUndefined();
+      expect(await store.listNames('process:pid_0000000000000001')).toEqual([]);
+      await expectError(create(object('process:pid_0000000000000001', 'c')), 'namespace_not_found');
+      expect((await store.get('shared', 'a'))?.oid).toBe(kept.oid);
+      await store.declareNamespace('process:pid_0000000000000001', { process: true });
+      expect(await store.listNames('process:pid_0000000000000001')).toEqual([]);
+      await create(object('process:pid_0000000000000001', 'a'));
+    },
+  ),
   defineStoreCase(group, 'dropping a namespace that does not exist resolves 0 and changes nothing', async ({ store, object, create }) => {
     await store.declareNamespace('shared');
     await create(object('shared', 'a'));

@@ -30,7 +30,7 @@ export const objectCases: readonly StoreCase[] = [
     for (const type of OBJECT_TYPES) await create(object('n', type, { type }));
     for (const type of OBJECT_TYPES) expect((await store.get('n', type))?.type).toBe(type);
   }),
-  defineStoreCase(group, 'listNames gives a namespace\'s names in creation order', async ({ store, object, create }) => {
+  defineStoreCase(group, "listNames gives a namespace's names in creation order", async ({ store, object, create }) => {
     await store.declareNamespace('n');
     await store.declareNamespace('other');
     const names = ['m', 'b', 'z', 'a', '😀', '\uFFFD', 'B'];

@@ -5,7 +5,13 @@ import { defineStoreCase, type StoreCase } from '../store-case.js';
 const group = 'quotas';
 
 // [case, payloads already live, quota, the next payload, expected outcome]
-const TABLE: readonly [string, readonly string[], { maxObjectsCount?: number; maxObjectsBytes?: number }, string, 'ok' | 'objects_max_count' | 'objects_max_bytes'][] = [
+const TABLE: readonly [
+  string,
+  readonly string[],
+  { maxObjectsCount?: number; maxObjectsBytes?: number },
+  string,
+  'ok' | 'objects_max_count' | 'objects_max_bytes',
+][] = [
   ['the last Object under the count quota', ['a', 'b'], { maxObjectsCount: 3 }, 'c', 'ok'],
   ['one Object past the count quota', ['a', 'b', 'c'], { maxObjectsCount: 3 }, 'd', 'objects_max_count'],
   ['a count quota of 1 with one live Object', ['a'], { maxObjectsCount: 1 }, 'b', 'objects_max_count'],

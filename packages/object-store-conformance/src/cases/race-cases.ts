@@ -39,7 +39,9 @@ export const raceCases: readonly StoreCase[] = [
   defineStoreCase(group, 'concurrent creators cannot pass the byte quota together', async ({ store, object, create }) => {
     await store.declareNamespace('n');
     // Each payload is "xxxxxxxx" plus quotes: 10 bytes; 45 bytes hold four.
-    const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, index) => create(object('n', `o${index}`, { payload: 'x'.repeat(8) }), { maxObjectsBytes: 45 })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, index) => create(object('n', `o${index}`, { payload: 'x'.repeat(8) }), { maxObjectsBytes: 45 })),
+    );
     expect(tally(outcomes).fulfilled).toBe(4);
     expect(await store.usage()).toEqual({ objects: 4, bytes: 40 });
   }),
