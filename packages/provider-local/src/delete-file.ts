@@ -48,7 +48,7 @@ export async function deleteFile(context: OperationContext, path: WorkspacePath,
     }
     return { deleted: true };
   } finally {
-    await lock.release();
+    lock.release();
     directory.release();
   }
 }
