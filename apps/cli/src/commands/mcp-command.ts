@@ -26,7 +26,8 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
 
   let mcp: McpSession | undefined;
   const workspace = await openWorkspace(options, createElicitationApprover(() => mcp?.server));
-  mcp = await openMcpSession({ tools: workspace.runtime.tools, process: workspace.runtime.spawn(), sink: streamSink(process.stdout), log });
+  const session = workspace.runtime.spawn();
+  mcp = await openMcpSession({ tools: workspace.runtime.tools, process: session, sink: streamSink(process.stdout), log });
   const { channel, server } = mcp;
 
   let closing = false;
@@ -35,6 +36,8 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
     closing = true;
     try {
       await server.close();
+      // The session's process ends with the session: its namespace and Objects are dropped.
+      await session.end?.();
       await workspace.close();
     } catch (error) {
       log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
