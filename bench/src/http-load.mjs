@@ -27,9 +27,10 @@ async function writeBenchmarksBlock(lines) {
   const block = `${START}\n\n${lines.join('\n')}\n\n${END}`;
   const start = text.indexOf(START);
   const end = text.indexOf(END);
-  const next = start !== -1 && end > start
-    ? text.slice(0, start) + block + text.slice(end + END.length)
-    : `${text.trimEnd()}\n\n## libos serve --http under load (issue 12)\n\n64 sessions over MCP Streamable HTTP on loopback, each 200 calls of a mix (100-byte read, 100-byte\ndurable write, a 51-entry listing, a cwd query), all at once against one \`libos serve\`; then the\nsame calls from one session, one after another, over HTTP and over stdio (\`libos mcp\`), alternating.\n\n${block}\n`;
+  const next =
+    start !== -1 && end > start
+      ? text.slice(0, start) + block + text.slice(end + END.length)
+      : `${text.trimEnd()}\n\n## libos serve --http under load (issue 12)\n\n64 sessions over MCP Streamable HTTP on loopback, each 200 calls of a mix (100-byte read, 100-byte\ndurable write, a 51-entry listing, a cwd query), all at once against one \`libos serve\`; then the\nsame calls from one session, one after another, over HTTP and over stdio (\`libos mcp\`), alternating.\n\n${block}\n`;
   await writeFile(BENCHMARKS, next);
 }
 
@@ -119,10 +120,12 @@ try {
   const runs = await Promise.all(sessions.map((session, index) => runCalls(session, index, CALLS)));
   const wallMs = performance.now() - started;
   const rss = peakRss(served.child.pid);
-  await Promise.all(sessions.map(async (session) => {
-    await session.transport.terminateSession();
-    await session.client.close();
-  }));
+  await Promise.all(
+    sessions.map(async (session) => {
+      await session.transport.terminateSession();
+      await session.client.close();
+    }),
+  );
   served.child.kill('SIGTERM');
   const exitStatus = await new Promise((resolve) => served.child.once('exit', resolve));
 

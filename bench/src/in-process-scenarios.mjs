@@ -34,11 +34,25 @@ export async function benchInProcessWrite(root, scale) {
         durable: () => plainNodeWrite(join(root, 'in-process-durable.txt'), bytes, true),
         plain: () => plainNodeWrite(join(root, 'in-process-plain.txt'), bytes, false),
       },
-      { rounds: 10, calls: 5 * scale, warmup: 10 },
+      { rounds: 20 * scale, calls: 3, warmup: 10 },
     );
     return [
-      { id: 'write-100-durable-floor', label: `write ${SMALL_BYTES} B in process vs plain Node, same durability`, unit: 'ms', ours: times.ours, theirs: times.durable, target: 1.15 },
-      { id: 'write-100-plain-floor', label: `write ${SMALL_BYTES} B in process vs plain Node without fsync`, unit: 'ms', ours: times.ours, theirs: times.plain, target: null },
+      {
+        id: 'write-100-durable-floor',
+        label: `write ${SMALL_BYTES} B in process vs plain Node, same durability`,
+        unit: 'ms',
+        ours: times.ours,
+        theirs: times.durable,
+        target: 1.15,
+      },
+      {
+        id: 'write-100-plain-floor',
+        label: `write ${SMALL_BYTES} B in process vs plain Node without fsync`,
+        unit: 'ms',
+        ours: times.ours,
+        theirs: times.plain,
+        target: null,
+      },
     ];
   } finally {
     await runtime.close();
@@ -57,7 +71,15 @@ export async function benchDelete(root, files, rounds) {
       },
       { rounds, prepare: (name) => buildFiles('tree', tree(name), files) },
     );
-    return [{ id: `delete-${files / 1000}k`, label: `recursive delete of ${files.toLocaleString('en')} files, in process, vs rm -rf`, unit: 'ms', ...times, target: 1.2 }];
+    return [
+      {
+        id: `delete-${files / 1000}k`,
+        label: `recursive delete of ${files.toLocaleString('en')} files, in process, vs rm -rf`,
+        unit: 'ms',
+        ...times,
+        target: 1.2,
+      },
+    ];
   } finally {
     for (const name of ['ours', 'theirs']) rmSync(tree(name), { recursive: true, force: true });
     await runtime.close();

@@ -47,7 +47,7 @@ export async function benchCalls(root, scale) {
         ours: () => expectOk('ours read', ours.call('read_text_file', { path: 'small.txt' })),
         theirs: () => expectOk('theirs read', theirs.call('read_text_file', { path: join(root, 'small.txt') })),
       },
-      { rounds: 10, calls: 10 * scale, warmup: 20 },
+      { rounds: 25 * scale, calls: 4, warmup: 20 },
     );
     rows.push({ id: 'read-100', label: `read ${SMALL_BYTES} B (per call)`, unit: 'ms', ...read, target: 0.8 });
 
@@ -56,7 +56,7 @@ export async function benchCalls(root, scale) {
         ours: () => expectOk('ours write', ours.call('write_text_file', { path: 'write-ours.txt', content })),
         theirs: () => expectOk('theirs write', theirs.call('write_file', { path: join(root, 'write-theirs.txt'), content })),
       },
-      { rounds: 10, calls: 5 * scale, warmup: 10 },
+      { rounds: 20 * scale, calls: 3, warmup: 10 },
     );
     rows.push({ id: 'write-100', label: `write ${SMALL_BYTES} B (per call; ours durable, theirs not)`, unit: 'ms', ...write, target: null });
 
@@ -71,7 +71,7 @@ export async function benchCalls(root, scale) {
     try {
       const list = await alternate(
         { ours: listOurs, theirs: listTheirs, stub: () => expectOk('stub list', stub.call('read_directory', {})) },
-        { rounds: 4, calls: 2 * scale, warmup: 1 },
+        { rounds: 8 * scale, warmup: 1 },
       );
       rows.push({
         id: 'list-10k-sizes',
@@ -82,7 +82,14 @@ export async function benchCalls(root, scale) {
         target: 0.35,
         extra: { reply_chars_ours: textOf(ourReply).length, reply_chars_theirs: textOf(theirReply).length },
       });
-      rows.push({ id: 'list-10k-stub', label: 'same listing, stub answering our precomputed reply', unit: 'ms', ours: list.stub, theirs: list.theirs, target: null });
+      rows.push({
+        id: 'list-10k-stub',
+        label: 'same listing, stub answering our precomputed reply',
+        unit: 'ms',
+        ours: list.stub,
+        theirs: list.theirs,
+        target: null,
+      });
     } finally {
       await stub.close();
     }
@@ -92,7 +99,7 @@ export async function benchCalls(root, scale) {
         ours: () => expectOk('ours list large', ours.call('read_directory', { path: 'large', limit: 1000 })),
         theirs: () => expectOk('theirs list large', theirs.call('list_directory', { path: join(root, 'large') })),
       },
-      { rounds: 4, calls: 2 * scale, warmup: 1 },
+      { rounds: 8 * scale, warmup: 1 },
     );
     rows.push({ id: 'list-100k', label: 'list 100,000 files (ours limit 1000, theirs whole)', unit: 'ms', ...large, target: 0.8 });
 
@@ -101,7 +108,7 @@ export async function benchCalls(root, scale) {
         ours: () => expectOk('ours head', ours.call('read_text_file', { path: 'lines.txt', max_bytes: HEAD_BYTES })),
         theirs: () => expectOk('theirs head', theirs.call('read_text_file', { path: join(root, 'lines.txt'), head: HEAD_BYTES / LINE_BYTES })),
       },
-      { rounds: 4, calls: 5 * scale, warmup: 2 },
+      { rounds: 20 * scale, calls: 2, warmup: 2 },
     );
     rows.push({ id: 'head-64k', label: '64 KiB of a 200 MB file (theirs head)', unit: 'ms', ...head, target: 1 });
   } finally {

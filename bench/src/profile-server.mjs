@@ -1,6 +1,6 @@
 // `node src/profile-server.mjs OPERATION [CALLS]`: runs one operation of the bench CALLS times
 // against `libos mcp` started with --cpu-prof, then prints where the server's time went (self time
-// by function and by file). OPERATION: list-10k-sizes, list-100k, read-100, write-100, start.
+// by function and by file). OPERATION: list-10k-sizes, list-100k, read-100, head-64k, write-100, start.
 // Used to find what to fix when a target is missed; not part of `pnpm bench`.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ const OPERATIONS = {
   'list-10k-sizes': ['read_directory', { path: 'sizes', limit: 10_000 }],
   'list-100k': ['read_directory', { path: 'large', limit: 1000 }],
   'read-100': ['read_text_file', { path: 'small.txt' }],
+  'head-64k': ['read_text_file', { path: 'lines.txt', max_bytes: 65536 }],
   'write-100': ['write_text_file', { path: 'profile.txt', content: 'p'.repeat(99) + '\n' }],
   start: undefined,
 };
@@ -24,7 +25,11 @@ const root = await makeFixtures();
 const profiles = mkdtempSync(join(tmpdir(), 'libos-profile-'));
 try {
   const [script, ...args] = SERVERS.ours(root);
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--cpu-prof', '--cpu-prof-dir', profiles, script, ...args], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--cpu-prof', '--cpu-prof-dir', profiles, script, ...args],
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', () => {});
   const client = new Client({ name: 'libos-profile', version: '0' });
   await client.connect(transport);

@@ -40,7 +40,12 @@ export function tableLines(rows) {
   for (const row of rows) {
     const target = row.target == null ? 'reported' : `<= ${row.target} ${row.met ? 'met' : '**missed**'}`;
     lines.push(`| ${row.label} | ${format(row.ours, row.unit)} | ${format(row.theirs, row.unit)} | ${row.ratio.toFixed(2)} | ${target} |`);
-    if (row.extra) lines.push(`| &nbsp;&nbsp;${Object.entries(row.extra).map(([key, value]) => `${key}: ${value}`).join('; ')} | | | | |`);
+    if (row.extra)
+      lines.push(
+        `| &nbsp;&nbsp;${Object.entries(row.extra)
+          .map(([key, value]) => `${key}: ${value}`)
+          .join('; ')} | | | | |`,
+      );
   }
   return lines;
 }

@@ -47,11 +47,13 @@ export default async function setup(): Promise<void> {
       stage.map(async ({ directory, output }) => {
         const absolute = join(repository, directory);
         if (!(await isStale(absolute, output, newestDependency))) return;
-        await run(process.execPath, ['--input-type=module', '-e', BUILD_JS], { cwd: absolute, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 16 * 1024 * 1024 }).catch(
-          (error: { stdout?: string; stderr?: string }) => {
-            throw new Error(`tsup failed in ${directory}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-          },
-        );
+        await run(process.execPath, ['--input-type=module', '-e', BUILD_JS], {
+          cwd: absolute,
+          env: { ...process.env, NO_COLOR: '1' },
+          maxBuffer: 16 * 1024 * 1024,
+        }).catch((error: { stdout?: string; stderr?: string }) => {
+          throw new Error(`tsup failed in ${directory}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+        });
       }),
     );
     for (const { directory, output } of stage) {

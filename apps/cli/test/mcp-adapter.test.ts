@@ -94,7 +94,7 @@ describe('createElicitationApprover', () => {
     message: 'Allow write_text_file to write "src/app.ts"? It would write 12 bytes (SHA-256 aaaa). Preview: hello world!',
   };
 
-  it('shows the runtime\'s own escaped sentence, naming libos', () => {
+  it("shows the runtime's own escaped sentence, naming libos", () => {
     expect(approvalMessage(request)).toBe(`libos: ${request.message}`);
   });
 

@@ -22,7 +22,10 @@ describe('libos mcp whose client floods requests and never reads', () => {
   it('stops reading at its bounds, stays under 300 MiB, then answers all once the client reads', async () => {
     const server = startRawMcp(['--root', scratch.path], {
       readStdout: false,
-      keep: (message) => ({ id: message.id, bytes_read: (message.result as { structuredContent?: { bytes_read?: number } } | undefined)?.structuredContent?.bytes_read }),
+      keep: (message) => ({
+        id: message.id,
+        bytes_read: (message.result as { structuredContent?: { bytes_read?: number } } | undefined)?.structuredContent?.bytes_read,
+      }),
     });
     for (const message of HANDSHAKE) server.send(message);
     for (let id = 1; id <= REQUESTS; id += 1) {

@@ -21,12 +21,21 @@ describe('libos mcp at end of input', () => {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const server = startRawMcp(['--root', scratch.path]);
       for (const message of HANDSHAKE) server.send(message);
-      server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_text_file', arguments: { path: `w${attempt}.txt`, content: 'kept' } } });
+      server.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'write_text_file', arguments: { path: `w${attempt}.txt`, content: 'kept' } },
+      });
       // stdin closes right behind the request, before any answer could have been written.
       const { status, messages } = await server.finish();
       expect(status).toBe(0);
       expect(answerTo(messages, 1)).toEqual([
-        { jsonrpc: '2.0', id: 1, result: { structuredContent: { path: `w${attempt}.txt`, bytes_written: 4, created: true }, content: [expect.anything()] } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          result: { structuredContent: { path: `w${attempt}.txt`, bytes_written: 4, created: true }, content: [expect.anything()] },
+        },
       ]);
       expect(await readFile(join(scratch.path, `w${attempt}.txt`), 'utf8')).toBe('kept');
     }
@@ -48,14 +57,18 @@ describe('libos mcp JSON-RPC errors (CONTRACT.md section 8)', () => {
     expect(status).toBe(0);
 
     expect(messages).toContainEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
-    expect(answerTo(messages, 'in-batch')).toEqual([{ jsonrpc: '2.0', id: 'in-batch', error: { code: -32600, message: expect.stringMatching(/batch/u) } }]);
+    expect(answerTo(messages, 'in-batch')).toEqual([
+      { jsonrpc: '2.0', id: 'in-batch', error: { code: -32600, message: expect.stringMatching(/batch/u) } },
+    ]);
     expect(answerTo(messages, 1e308)).toEqual([
       { jsonrpc: '2.0', id: 1e308, result: { structuredContent: { working_directory: '.' }, content: [expect.anything()] } },
     ]);
     const [array] = answerTo(messages, 'array') as { result: { isError: boolean; content: { text: string }[] } }[];
     expect(array?.result.isError).toBe(true);
     expect(JSON.parse(array!.result.content[0]!.text)).toMatchObject({ error: { code: 'invalid_arguments', effect: 'none' } });
-    expect(answerTo(messages, 'not-a-request')).toEqual([{ jsonrpc: '2.0', id: 'not-a-request', error: { code: -32600, message: expect.any(String) } }]);
+    expect(answerTo(messages, 'not-a-request')).toEqual([
+      { jsonrpc: '2.0', id: 'not-a-request', error: { code: -32600, message: expect.any(String) } },
+    ]);
     expect(messages).toContainEqual({ jsonrpc: '2.0', id: null, result: {} });
     expect(answerTo(messages, 'after')).toHaveLength(1);
     // Nothing else was sent: one answer for the handshake, one per line above.

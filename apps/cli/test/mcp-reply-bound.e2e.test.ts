@@ -30,7 +30,12 @@ describe('a reply that would be larger than an SDK client reads', () => {
       const listing = await session.call('read_directory', { path: '.', limit: 10_000 });
       expect(listing.isError).toBe(true);
       expect(listing.structuredContent).toBeUndefined();
-      const failure = failureOf(listing) as { code: string; message: string; effect: string; details: { reply_bytes: number; max_reply_bytes: number } };
+      const failure = failureOf(listing) as {
+        code: string;
+        message: string;
+        effect: string;
+        details: { reply_bytes: number; max_reply_bytes: number };
+      };
       expect(failure).toMatchObject({ code: 'result_too_large', effect: 'none', details: { max_reply_bytes: 10_000_000 } });
       expect(failure.details.reply_bytes).toBeGreaterThan(10_000_000);
       expect(failure.message).toMatch(/narrow the request/u);

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('libos mcp without --root', () => {
-  it('serves the client\'s one file:// root, not its launch directory, and says so on stderr', async () => {
+  it("serves the client's one file:// root, not its launch directory, and says so on stderr", async () => {
     const session = await startMcpSession([], 'none', { cwd: launch, roots: [pathToFileURL(project).href] });
     try {
       const read = await session.call('read_text_file', { path: 'notes.txt' });
@@ -69,7 +69,9 @@ describe('libos mcp start-up line', () => {
     const local = await startMcpSession(['--root', project]);
     const memfs = await startMcpSession(['--provider', 'memfs', '--seed', project]);
     try {
-      expect(local.stderr()).toMatch(new RegExp(`serving ${project.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')} \\(local provider, \\d+ tools\\) on stdio`, 'u'));
+      expect(local.stderr()).toMatch(
+        new RegExp(`serving ${project.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')} \\(local provider, \\d+ tools\\) on stdio`, 'u'),
+      );
       expect(memfs.stderr()).toContain(`serving an in-memory copy of ${project} (memfs provider`);
     } finally {
       await local.close();

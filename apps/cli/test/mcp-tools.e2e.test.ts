@@ -155,15 +155,9 @@ describe('two sessions at once', () => {
     await mkdir(join(workspace.path, 'left'));
     await mkdir(join(workspace.path, 'right'));
     await writeFile(join(workspace.path, 'left/note.txt'), 'left note');
-    const [first, second] = await Promise.all([
-      startMcpSession(['--root', workspace.path]),
-      startMcpSession(['--root', workspace.path]),
-    ]);
+    const [first, second] = await Promise.all([startMcpSession(['--root', workspace.path]), startMcpSession(['--root', workspace.path])]);
     try {
-      await Promise.all([
-        first.call('set_working_directory', { path: 'left' }),
-        second.call('set_working_directory', { path: 'right' }),
-      ]);
+      await Promise.all([first.call('set_working_directory', { path: 'left' }), second.call('set_working_directory', { path: 'right' })]);
       expect(expectSuccess(await first.call('get_working_directory'))).toEqual({ working_directory: 'left' });
       expect(expectSuccess(await second.call('get_working_directory'))).toEqual({ working_directory: 'right' });
 

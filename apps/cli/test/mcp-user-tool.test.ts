@@ -29,7 +29,12 @@ describe('a user tool over MCP', () => {
     const runtime = await createRuntime({
       provider,
       tools: [...BUILTIN_TOOLS, countLines],
-      config: { grants: [{ path: '.', tree: true, rights: ['read'] }, { path: 'private', tree: true, rights: ['read'], mode: 'deny' }] },
+      config: {
+        grants: [
+          { path: '.', tree: true, rights: ['read'] },
+          { path: 'private', tree: true, rights: ['read'], mode: 'deny' },
+        ],
+      },
     });
     const server = createMcpServer(runtime.tools, runtime.spawn(), '0.0.0-test');
     const client = new Client({ name: 'user-tool-test', version: '0' });

@@ -52,7 +52,8 @@ async function harness(process: ToolProcess, limits: Partial<ChannelLimits> = {}
   const server = createMcpServer([bigTool], process, '0', { signalOf: (id) => channel.signalOf(id) });
   await server.connect(channel);
   const send = (value: unknown) => channel.receiveLine(typeof value === 'string' ? value : JSON.stringify(value));
-  const answerTo = (id: unknown) => output.written.find((entry) => Object.is(entry.message.id, id) && ('result' in entry.message || 'error' in entry.message))?.message;
+  const answerTo = (id: unknown) =>
+    output.written.find((entry) => Object.is(entry.message.id, id) && ('result' in entry.message || 'error' in entry.message))?.message;
   return { channel, output, send, answerTo };
 }
 
@@ -70,12 +71,17 @@ describe('MessageChannel answers every request exactly as CONTRACT.md section 8 
     const { send, output } = await harness(echo);
     send('{"jsonrpc":"2.0","id":1,"method":');
     await settle();
-    expect(output.written.map((entry) => entry.message)).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } }]);
+    expect(output.written.map((entry) => entry.message)).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } },
+    ]);
   });
 
   it('refuses a batch under each of its ids, and a batch of no request once with id null', async () => {
     const { send, output } = await harness(echo);
-    send([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 'b', method: 'tools/list' }]);
+    send([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
+    ]);
     send([]);
     await settle();
     expect(output.written.map((entry) => [entry.message.id, (entry.message.error as { code: number }).code])).toEqual([
@@ -137,7 +143,9 @@ describe('MessageChannel bounds', () => {
     const answer = answerTo(1) as { result: { isError: boolean; content: { text: string }[]; structuredContent?: unknown } };
     expect(answer.result.isError).toBe(true);
     expect(answer.result.structuredContent).toBeUndefined();
-    const failure = JSON.parse(answer.result.content[0]!.text) as { error: { code: string; message: string; effect: string; details: { reply_bytes: number } } };
+    const failure = JSON.parse(answer.result.content[0]!.text) as {
+      error: { code: string; message: string; effect: string; details: { reply_bytes: number } };
+    };
     expect(failure.error).toMatchObject({ code: 'result_too_large', effect: 'none', details: { max_reply_bytes: 1_000_000 } });
     // 400,000 backslashes: 800,000 bytes as structuredContent, 1,600,000 more as the escaped text.
     expect(failure.error.details.reply_bytes).toBeGreaterThan(2_400_000);
@@ -235,7 +243,10 @@ describe('MessageChannel cancellation and the questions it asks the client', () 
     const asking: ToolProcess = {
       call: async () => {
         const ask = { mode: 'form' as const, message: 'ok?', requestedSchema: { type: 'object' as const, properties: {} } };
-        const answer = await server!.elicitInput(ask).then((result) => result.action, (error: Error) => error.message);
+        const answer = await server!.elicitInput(ask).then(
+          (result) => result.action,
+          (error: Error) => error.message,
+        );
         return { ok: true, result: { answer } };
       },
     };

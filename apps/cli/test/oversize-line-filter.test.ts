@@ -51,7 +51,19 @@ describe('oversizeAnswer', () => {
       id: 3,
       result: {
         isError: true,
-        content: [{ type: 'text', text: JSON.stringify({ error: { code: 'arguments_too_large', message: 'The arguments are larger than 64 bytes of JSON.', effect: 'none', details: { max_bytes: 64 } } }) }],
+        content: [
+          {
+            type: 'text',
+            text: JSON.stringify({
+              error: {
+                code: 'arguments_too_large',
+                message: 'The arguments are larger than 64 bytes of JSON.',
+                effect: 'none',
+                details: { max_bytes: 64 },
+              },
+            }),
+          },
+        ],
       },
     });
   });

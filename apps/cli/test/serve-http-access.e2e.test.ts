@@ -22,7 +22,12 @@ afterAll(async () => {
 
 describe('libos serve --http: who gets in', () => {
   it('names the provider, the directory and the address on its start-up line, and says a token is required', () => {
-    expect(server.stderr()).toMatch(new RegExp(`serving \\d+ tools \\(local provider, ${scratch.path.replace(/[/\\.]/gu, '\\$&')}\\) on http://127\\.0\\.0\\.1:\\d+/mcp \\(bearer token required\\)`, 'u'));
+    expect(server.stderr()).toMatch(
+      new RegExp(
+        `serving \\d+ tools \\(local provider, ${scratch.path.replace(/[/\\.]/gu, '\\$&')}\\) on http://127\\.0\\.0\\.1:\\d+/mcp \\(bearer token required\\)`,
+        'u',
+      ),
+    );
   });
 
   it('answers 401 without the token, with a wrong one, and with the token only in the query string', async () => {
@@ -46,7 +51,14 @@ describe('libos serve --http: who gets in', () => {
 
   it('refuses a batch, a line that is not JSON and a request before initialize, with exact JSON-RPC errors', async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
-    const batch = await post(server.url, [{ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { jsonrpc: '2.0', id: 8, method: 'ping' }], auth);
+    const batch = await post(
+      server.url,
+      [
+        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 8, method: 'ping' },
+      ],
+      auth,
+    );
     expect(batch.status).toBe(400);
     expect(JSON.parse(batch.text)).toEqual([
       expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32600 }) }),

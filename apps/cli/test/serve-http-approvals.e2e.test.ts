@@ -10,7 +10,11 @@ let scratch: Awaited<ReturnType<typeof temporaryDirectory>>;
 let root: string;
 let config: string;
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 beforeAll(async () => {
   scratch = await temporaryDirectory('libos-serve-');

@@ -21,7 +21,12 @@ afterAll(async () => {
 
 /** Sends one raw HTTP POST on its own connection and never reads the answer until told to. */
 function floodRequest(port: number, sessionId: string, id: number): Socket {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'big.txt', max_bytes: MIB } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'read_text_file', arguments: { path: 'big.txt', max_bytes: MIB } },
+  });
   const socket = connect(port, '127.0.0.1');
   socket.pause();
   socket.write(
@@ -52,7 +57,11 @@ describe('libos serve --http whose client floods one session and never reads', (
     try {
       const opened = await post(server.url, INITIALIZE);
       const sessionId = opened.headers.get('mcp-session-id')!;
-      await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
+      await post(
+        server.url,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      );
       const port = Number(server.url.port);
       const sockets = Array.from({ length: REQUESTS }, (_, index) => floodRequest(port, sessionId, index + 10));
       await waitUntilIdle(server.child.pid!);

@@ -39,16 +39,36 @@ describe('libos serve --http: the tools over Streamable HTTP', () => {
     const session = await connectHttp(server.url);
     const { tools } = await session.client.listTools();
     const names = tools.map((tool) => tool.name);
-    for (const name of ['read_text_file', 'write_text_file', 'read_directory', 'write_directory', 'delete_file', 'delete_directory', 'get_working_directory', 'set_working_directory', 'create_object_from_file', 'write_object_to_file']) {
+    for (const name of [
+      'read_text_file',
+      'write_text_file',
+      'read_directory',
+      'write_directory',
+      'delete_file',
+      'delete_directory',
+      'get_working_directory',
+      'set_working_directory',
+      'create_object_from_file',
+      'write_object_to_file',
+    ]) {
       expect(names).toContain(name);
     }
     expect(tools.every((tool) => tool.outputSchema !== undefined)).toBe(true);
     expect(structured(await session.call('write_directory', { path: 'made' }))).toMatchObject({ path: 'made' });
-    expect(structured(await session.call('write_text_file', { path: 'made/x.txt', content: 'over http' }))).toMatchObject({ bytes_written: 9, created: true });
+    expect(structured(await session.call('write_text_file', { path: 'made/x.txt', content: 'over http' }))).toMatchObject({
+      bytes_written: 9,
+      created: true,
+    });
     expect(structured(await session.call('read_text_file', { path: 'made/x.txt' }))).toMatchObject({ content: 'over http' });
-    expect(structured(await session.call('read_directory', { path: 'made' }))).toMatchObject({ entries: [expect.objectContaining({ path: 'made/x.txt' })] });
-    expect(structured(await session.call('create_object_from_file', { path: 'made/x.txt', namespace: 'shared', name: 'x' }))).toMatchObject({ name: 'x' });
-    expect(structured(await session.call('write_object_to_file', { namespace: 'shared', name: 'x', path: 'made/y.txt' }))).toMatchObject({ path: 'made/y.txt' });
+    expect(structured(await session.call('read_directory', { path: 'made' }))).toMatchObject({
+      entries: [expect.objectContaining({ path: 'made/x.txt' })],
+    });
+    expect(structured(await session.call('create_object_from_file', { path: 'made/x.txt', namespace: 'shared', name: 'x' }))).toMatchObject({
+      name: 'x',
+    });
+    expect(structured(await session.call('write_object_to_file', { namespace: 'shared', name: 'x', path: 'made/y.txt' }))).toMatchObject({
+      path: 'made/y.txt',
+    });
     expect(await readFile(join(root, 'made', 'y.txt'), 'utf8')).toBe('over http');
     expect(structured(await session.call('delete_file', { path: 'made/y.txt' }))).toMatchObject({ path: 'made/y.txt' });
     expect(structured(await session.call('delete_directory', { path: 'made', recursive: true }))).toMatchObject({ path: 'made' });

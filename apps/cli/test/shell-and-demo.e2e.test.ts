@@ -105,7 +105,7 @@ describe('libos shell with piped input', () => {
     }
   });
 
-  it('shows a file\'s controls escaped by cat, keeping its lines', async () => {
+  it("shows a file's controls escaped by cat, keeping its lines", async () => {
     const scratch = await temporaryDirectory();
     try {
       await writeFile(join(scratch.path, 'f.txt'), 'one\n\ttwo \\d\u001b]0;title\u0007\u2028three\n');

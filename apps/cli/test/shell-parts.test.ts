@@ -72,9 +72,7 @@ describe('formatTools', () => {
     expect(formatTools([tool], 'openai')).toEqual([
       { type: 'function', function: { name: 'read_text_file', description: 'Reads a file.', parameters } },
     ]);
-    expect(formatTools([tool], 'openai-responses')).toEqual([
-      { type: 'function', name: 'read_text_file', description: 'Reads a file.', parameters },
-    ]);
+    expect(formatTools([tool], 'openai-responses')).toEqual([{ type: 'function', name: 'read_text_file', description: 'Reads a file.', parameters }]);
     expect(formatTools([tool], 'anthropic')).toEqual([{ name: 'read_text_file', description: 'Reads a file.', input_schema: parameters }]);
     expect(formatTools([tool], 'json-schema')).toEqual({ read_text_file: { input: tool.inputSchema, output: tool.outputSchema } });
     expect(formatTools([tool], 'mcp')).toEqual({

@@ -14,7 +14,8 @@ const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0
 const model = new MockLanguageModelV3({
   doGenerate: async () => {
     const step = script.shift();
-    if (step === undefined) return { content: [{ type: 'text', text: 'All done.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+    if (step === undefined)
+      return { content: [{ type: 'text', text: 'All done.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
     const call = { type: 'tool-call', toolCallId: `call_${script.length}`, toolName: step.toolName, input: JSON.stringify(step.input) };
     return { content: [call], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
   },

@@ -25,11 +25,7 @@ export const DEFAULT_BOUNDS = {
 export type Bounds = { readonly [Key in keyof typeof DEFAULT_BOUNDS]: number };
 
 const positiveIntegerMessage = { error: 'expected a positive integer' };
-const positiveInteger = z
-  .number(positiveIntegerMessage)
-  .int(positiveIntegerMessage)
-  .positive(positiveIntegerMessage)
-  .max(Number.MAX_SAFE_INTEGER);
+const positiveInteger = z.number(positiveIntegerMessage).int(positiveIntegerMessage).positive(positiveIntegerMessage).max(Number.MAX_SAFE_INTEGER);
 const canonicalPath = z
   .string()
   .refine((value) => parseCanonicalPath(value) !== null, 'not a canonical root-relative path')

@@ -85,7 +85,12 @@ export const providerErrors = {
   },
   /** `hard_link_refused`: a regular file with `links` names, any of which may lie outside the workspace. */
   hardLinkRefused(path: WorkspacePath, links: number, options?: ProviderErrorOptions): LibosError {
-    return make('hard_link_refused', `${quote(path)} has ${links} hard links; such files are never read, replaced, moved or deleted.`, { path, links }, options);
+    return make(
+      'hard_link_refused',
+      `${quote(path)} has ${links} hard links; such files are never read, replaced, moved or deleted.`,
+      { path, links },
+      options,
+    );
   },
   /**
    * `content_conflict`: `expected` is the `expectedSha256` given; `actual` the hash of the current
@@ -103,7 +108,12 @@ export const providerErrors = {
   },
   /** `protected_path`: a recursive delete of `path` met the `.git` alias `entry`. */
   protectedPath(path: WorkspacePath, entry: WorkspacePath, options?: ProviderErrorOptions): LibosError {
-    return make('protected_path', `The tree ${quote(path)} holds ${quote(entry)}, a protected .git entry, so it is not deleted.`, { path, protected: entry }, options);
+    return make(
+      'protected_path',
+      `The tree ${quote(path)} holds ${quote(entry)}, a protected .git entry, so it is not deleted.`,
+      { path, protected: entry },
+      options,
+    );
   },
   /** `root_refused`: the workspace root itself cannot be deleted. */
   rootRefused(path: WorkspacePath, options?: ProviderErrorOptions): LibosError {
@@ -126,12 +136,20 @@ export const providerErrors = {
   /** `provider_failure`: the call's signal aborted it; effect `none` unless it had begun changing things. */
   cancelled(path: WorkspacePath, options?: ProviderErrorOptions): LibosError {
     const effect = options?.effect ?? 'none';
-    const message = effect === 'none' ? `The call on ${quote(path)} was cancelled before it changed anything.` : `The call on ${quote(path)} was cancelled midway; observe before retrying.`;
+    const message =
+      effect === 'none'
+        ? `The call on ${quote(path)} was cancelled before it changed anything.`
+        : `The call on ${quote(path)} was cancelled midway; observe before retrying.`;
     return make('provider_failure', message, { path, reason: 'cancelled' }, { ...options, effect });
   },
   /** `provider_failure` with effect `none` by default: a tree deeper than the provider walks. */
   tooDeep(path: WorkspacePath, maxDepth: number, options?: ProviderErrorOptions): LibosError {
-    return make('provider_failure', `The tree below ${quote(path)} is deeper than ${maxDepth} levels.`, { path, reason: 'too_deep', max_depth: maxDepth }, { effect: 'none', ...options });
+    return make(
+      'provider_failure',
+      `The tree below ${quote(path)} is deeper than ${maxDepth} levels.`,
+      { path, reason: 'too_deep', max_depth: maxDepth },
+      { effect: 'none', ...options },
+    );
   },
 };
 
@@ -140,7 +158,9 @@ export const providerErrors = {
  * allowed. Values are strings, numbers, booleans or null. The conformance kit checks every error
  * against this table, so two providers cannot drift apart.
  */
-export const PROVIDER_ERROR_DETAILS: Readonly<Partial<Record<LibosError['code'], { readonly required: readonly string[]; readonly optional: readonly string[] }>>> = {
+export const PROVIDER_ERROR_DETAILS: Readonly<
+  Partial<Record<LibosError['code'], { readonly required: readonly string[]; readonly optional: readonly string[] }>>
+> = {
   not_found: { required: ['path'], optional: ['missing', 'reason'] },
   already_exists: { required: ['path'], optional: [] },
   not_a_file: { required: ['path', 'kind'], optional: [] },

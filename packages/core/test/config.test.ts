@@ -50,7 +50,15 @@ describe('parseConfig', () => {
     [{ labels: [{ path: 'x', label: 'top' }] }, 'config.labels[0].label'],
     [{ sinks: [{ path: 'x/', max_label: 'secret' }] }, 'config.sinks[0].path'],
     [{ namespaces: [{ name: ' shared', rights: ['read'] }] }, 'config.namespaces[0].name'],
-    [{ namespaces: [{ name: 'a', rights: ['read'] }, { name: 'a', rights: ['write'] }] }, 'declared twice'],
+    [
+      {
+        namespaces: [
+          { name: 'a', rights: ['read'] },
+          { name: 'a', rights: ['write'] },
+        ],
+      },
+      'declared twice',
+    ],
     [{ bounds: { read_max_bytes_limit: -1 } }, 'config.bounds.read_max_bytes_limit'],
     [{ bounds: { list_limit_default: 20_000 } }, 'list_limit_default exceeds list_limit_max'],
     [{ bounds: { objects_max_count: 0 } }, 'config.bounds.objects_max_count: expected a positive integer'],

@@ -16,7 +16,11 @@ describe('escapeForDisplay', () => {
     ['LRM, RLM, ALM', 'a\u200Eb\u200Fc\u061Cd', 'a\\u{200E}b\\u{200F}c\\u{061C}d'],
     ['the BOM and soft hyphen', '\uFEFFa\u00ADb', '\\u{FEFF}a\\u{00AD}b'],
     ['tag characters (invisible ASCII)', 'ok\u{E0072}\u{E006D}', 'ok\\u{E0072}\\u{E006D}'],
-    ['variation selectors, CGJ, Hangul fillers, Mongolian vowel separator', 'a\uFE0Fb\u034Fc\u3164d\u115Fe\u180Ef\u{E0100}', 'a\\u{FE0F}b\\u{034F}c\\u{3164}d\\u{115F}e\\u{180E}f\\u{E0100}'],
+    [
+      'variation selectors, CGJ, Hangul fillers, Mongolian vowel separator',
+      'a\uFE0Fb\u034Fc\u3164d\u115Fe\u180Ef\u{E0100}',
+      'a\\u{FE0F}b\\u{034F}c\\u{3164}d\\u{115F}e\\u{180E}f\\u{E0100}',
+    ],
     ['a lone surrogate', 'a\uD800b', 'a\\u{D800}b'],
     ['an unassigned code point', 'a\u{50000}b', 'a\\u{50000}b'],
     ['a backslash (so escapes stay unambiguous)', 'C:\\u{202E}', 'C:\\\\u{202E}'],

@@ -25,10 +25,7 @@ describe('isGitAlias', () => {
     expect(isGitAlias(name)).toBe(true);
   });
 
-  it.each(['.gitignore', '.github', 'x.git', 'git', '.gi', 'git~2', '.git-x', '..git', 'a.git:b'])(
-    '%j is an ordinary name',
-    (name) => {
-      expect(isGitAlias(name)).toBe(false);
-    },
-  );
+  it.each(['.gitignore', '.github', 'x.git', 'git', '.gi', 'git~2', '.git-x', '..git', 'a.git:b'])('%j is an ordinary name', (name) => {
+    expect(isGitAlias(name)).toBe(false);
+  });
 });

@@ -15,12 +15,7 @@ export type LangChainToolsOptions = ToolSelection;
  * a failure is a `ToolMessage` with `status: "error"` and `{"error": {code, message, effect,
  * details}}`. Invoked with bare arguments, it returns the result JSON or throws the `LibosError`.
  */
-export class LibosLangChainTool extends StructuredTool<
-  JSONSchema,
-  Record<string, unknown>,
-  Record<string, unknown>,
-  string | ToolMessage
-> {
+export class LibosLangChainTool extends StructuredTool<JSONSchema, Record<string, unknown>, Record<string, unknown>, string | ToolMessage> {
   static override lc_name(): string {
     return 'LibosLangChainTool';
   }

@@ -85,7 +85,7 @@ describe('createLangChainTools in a createAgent loop', () => {
   it('invoked directly, returns the result JSON or throws the LibosError', async () => {
     const { process } = await workspace();
     const [read] = createLangChainTools(process, { tools: ['read_text_file'] });
-    expect(JSON.parse(await read!.invoke({ path: 'notes/todo.txt' }) as string)).toMatchObject({ content: 'buy milk\n' });
+    expect(JSON.parse((await read!.invoke({ path: 'notes/todo.txt' })) as string)).toMatchObject({ content: 'buy milk\n' });
     await expect(read!.invoke({ path: 'nope.txt' })).rejects.toMatchObject({ name: 'LibosError', code: 'not_found', effect: 'none' });
     const message = await read!.invoke({ type: 'tool_call', id: 'x1', name: 'read_text_file', args: { path: 'nope.txt' } });
     expect(message).toBeInstanceOf(ToolMessage);

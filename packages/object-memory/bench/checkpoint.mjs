@@ -46,8 +46,12 @@ try {
   const restore = await best(3, async () => (await (await createObjectMemory({ restore: file })).list('bench')).length);
   if (restore.value !== COUNT) throw new Error(`restored ${restore.value} Objects, expected ${COUNT}`);
 
-  console.log(`object-memory: checkpoint of ${COUNT} Objects ${checkpoint.ms.toFixed(1)} ms (target < 1000 ms); ratio ${(checkpoint.ms / baselineWrite.ms).toFixed(2)}x vs plain JSON write ${baselineWrite.ms.toFixed(1)} ms`);
-  console.log(`object-memory: restore of ${COUNT} Objects ${restore.ms.toFixed(1)} ms (target < 1000 ms); ratio ${(restore.ms / baselineRead.ms).toFixed(2)}x vs plain JSON parse ${baselineRead.ms.toFixed(1)} ms`);
+  console.log(
+    `object-memory: checkpoint of ${COUNT} Objects ${checkpoint.ms.toFixed(1)} ms (target < 1000 ms); ratio ${(checkpoint.ms / baselineWrite.ms).toFixed(2)}x vs plain JSON write ${baselineWrite.ms.toFixed(1)} ms`,
+  );
+  console.log(
+    `object-memory: restore of ${COUNT} Objects ${restore.ms.toFixed(1)} ms (target < 1000 ms); ratio ${(restore.ms / baselineRead.ms).toFixed(2)}x vs plain JSON parse ${baselineRead.ms.toFixed(1)} ms`,
+  );
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }

@@ -105,10 +105,7 @@ export interface ObjectMemory {
 }
 
 /** The read and list side of a memory, for a runtime to expose to its embedder. */
-export type ObjectMemoryReader = Pick<
-  ObjectMemory,
-  'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view' | 'usage'
->;
+export type ObjectMemoryReader = Pick<ObjectMemory, 'hasNamespace' | 'listNamespaces' | 'find' | 'get' | 'getByOid' | 'list' | 'view' | 'usage'>;
 
 /** A view of `memory` with only its read and list methods, safe to hand out. */
 export function objectMemoryReader(memory: ObjectMemory): ObjectMemoryReader {
@@ -239,10 +236,12 @@ export async function createObjectMemory(options: ObjectMemoryOptions = {}): Pro
     close() {
       closing ??= (async () => {
         renewal.stop();
-        const owned = [...opened.keys()];
+        const owned = [...opened.entries()];
         opened.clear();
         try {
-          await Promise.allSettled(owned.map((namespace) => store.dropNamespace(namespace)));
+          // An open still in flight must land before its drop, or the namespace would outlive the runtime.
+          await Promise.allSettled(owned.map(([, ready]) => ready));
+          await Promise.allSettled(owned.map(([namespace]) => store.dropNamespace(namespace)));
         } finally {
           await store.close();
         }

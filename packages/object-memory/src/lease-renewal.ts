@@ -15,18 +15,21 @@ export function startLeaseRenewal(store: ObjectStoreV1, owned: () => readonly st
   const leaseMs = store.capabilities.leaseMs;
   if (leaseMs === undefined || !(leaseMs > 0)) return { stop() {} };
   let renewing = false;
-  const timer = setInterval(() => {
-    const namespaces = owned();
-    // One renewal at a time: a slow store must not pile up calls.
-    if (renewing || namespaces.length === 0) return;
-    renewing = true;
-    store
-      .renewLeases(namespaces)
-      .catch(() => undefined)
-      .finally(() => {
-        renewing = false;
-      });
-  }, Math.max(1, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      const namespaces = owned();
+      // One renewal at a time: a slow store must not pile up calls.
+      if (renewing || namespaces.length === 0) return;
+      renewing = true;
+      store
+        .renewLeases(namespaces)
+        .catch(() => undefined)
+        .finally(() => {
+          renewing = false;
+        });
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   return {
     stop() {

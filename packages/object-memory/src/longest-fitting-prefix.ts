@@ -4,11 +4,7 @@
  * if a prefix fits, every shorter one does. A cut never falls between the two halves of a surrogate
  * pair. `maxUnits` caps the search when the caller knows no longer prefix can fit.
  */
-export function longestFittingPrefix(
-  text: string,
-  fits: (prefix: string) => boolean,
-  maxUnits: number = text.length,
-): string | undefined {
+export function longestFittingPrefix(text: string, fits: (prefix: string) => boolean, maxUnits: number = text.length): string | undefined {
   const cut = (end: number): number =>
     end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end)) ? end - 1 : end;
   if (!fits('')) return undefined;

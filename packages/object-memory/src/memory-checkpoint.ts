@@ -51,7 +51,9 @@ export async function restoreMemory(memory: ObjectMemory, file: string): Promise
       restored += 1;
     }
   } catch (error) {
-    const failure = LibosError.is(error) ? error : new LibosError('provider_failure', 'The Object store failed during the restore.', { cause: error });
+    const failure = LibosError.is(error)
+      ? error
+      : new LibosError('provider_failure', 'The Object store failed during the restore.', { cause: error });
     throw new LibosError(failure.code, `The restore stopped after ${restored} of ${image.objects.length} Objects: ${failure.message}`, {
       effect: 'unknown',
       details: { ...failure.details, restored },

@@ -34,10 +34,8 @@ export function normalizeObjectName(input: string): string {
  */
 export function assertValidNamespace(namespace: string): void {
   if (!isValidNamespace(namespace)) {
-    throw new LibosError(
-      'invalid_namespace',
-      'The namespace must not be empty, have surrounding whitespace, or have empty, "." or ".." segments.',
-      { details: { namespace } },
-    );
+    throw new LibosError('invalid_namespace', 'The namespace must not be empty, have surrounding whitespace, or have empty, "." or ".." segments.', {
+      details: { namespace },
+    });
   }
 }

@@ -12,7 +12,14 @@ const modeOf = (file: string) => statSync(file).mode & 0o777;
 async function saved(objects = 3): Promise<{ file: string; memory: ObjectMemory }> {
   const memory = await createObjectMemory({ namespaces: ['shared'] });
   for (let index = 0; index < objects; index++) {
-    await memory.create({ namespace: 'shared', name: `n${index}`, type: 'evidence', payload: { content: `text ${index}` }, label: 'secret', createdBy: pid });
+    await memory.create({
+      namespace: 'shared',
+      name: `n${index}`,
+      type: 'evidence',
+      payload: { content: `text ${index}` },
+      label: 'secret',
+      createdBy: pid,
+    });
   }
   const file = join(scratch.path, 'memory.sqlite');
   await memory.checkpoint(file);
@@ -63,14 +70,18 @@ describe('restore checks every row as creation does', () => {
     expect((await memory.usage()).objects).toBe(0);
   });
 
-  it('holds restored payloads to the memory\'s own payload gate, measured as create measures it', async () => {
+  it("holds restored payloads to the memory's own payload gate, measured as create measures it", async () => {
     const { file } = await saved();
     expect((await (await createObjectMemory({ maxPayloadBytes: 20, restore: file })).usage()).objects).toBe(3);
     // {"content":"text 0"} is 20 bytes of compact JSON.
-    expect((await failureOf(async () => await createObjectMemory({ maxPayloadBytes: 19, restore: file }))).message).toMatch(/object row 1 has a payload over the 19-byte bound/);
+    expect((await failureOf(async () => await createObjectMemory({ maxPayloadBytes: 19, restore: file }))).message).toMatch(
+      /object row 1 has a payload over the 19-byte bound/,
+    );
     // Padding that JSON ignores still counts against the stored text, so it cannot smuggle a larger value.
     forge(file, 'UPDATE objects SET payload = ? WHERE name = ?', '{"content":"text 0"}     ', 'n0');
-    expect((await failureOf(async () => await createObjectMemory({ maxPayloadBytes: 20, restore: file }))).message).toMatch(/object row 1 has a payload over/);
+    expect((await failureOf(async () => await createObjectMemory({ maxPayloadBytes: 20, restore: file }))).message).toMatch(
+      /object row 1 has a payload over/,
+    );
   });
 
   it('names the first bad row when several are bad', async () => {
@@ -112,6 +123,8 @@ describe('restore checks every row as creation does', () => {
     expect(await memory.listNamespaces()).toEqual(['mine']);
     // {"content":"text N"} is 20 bytes each: 60 in all.
     expect((await (await createObjectMemory({ maxObjectsBytes: 60, restore: file })).usage()).bytes).toBe(60);
-    expect((await failureOf(async () => await createObjectMemory({ maxObjectsBytes: 59, restore: file }))).message).toMatch(/object row 3 .*objects_max_bytes/);
+    expect((await failureOf(async () => await createObjectMemory({ maxObjectsBytes: 59, restore: file }))).message).toMatch(
+      /object row 3 .*objects_max_bytes/,
+    );
   });
 });

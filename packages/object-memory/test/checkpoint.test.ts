@@ -52,7 +52,9 @@ describe('checkpoint and restore', () => {
     await memory.checkpoint(file, { namespaces: ['shared'] });
     const restored = await createObjectMemory({ restore: file });
     expect((await restored.list('shared')).map((object) => object.name)).toEqual(['secret doc', 'later']);
-    expect((await failureOf(async () => await restored.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 2, createdBy: pid }))).code).toBe('name_taken');
+    expect(
+      (await failureOf(async () => await restored.create({ namespace: 'shared', name: 'later', type: 'artifact', payload: 2, createdBy: pid }))).code,
+    ).toBe('name_taken');
   });
 
   it('refuses a restore that would collide with a live name, changing nothing', async () => {

@@ -30,9 +30,7 @@ describe('creating Objects', () => {
     expect(object.created_by).toBe(pid);
     expect(Date.parse(object.created_at)).toBeGreaterThanOrEqual(before - 1);
     expect(object.created_at).toMatch(/Z$/);
-    expect(Object.keys(object).sort()).toEqual(
-      ['created_at', 'created_by', 'label', 'name', 'namespace', 'oid', 'payload', 'type'].sort(),
-    );
+    expect(Object.keys(object).sort()).toEqual(['created_at', 'created_by', 'label', 'name', 'namespace', 'oid', 'payload', 'type'].sort());
     expect(await memory.get(own, 'notes')).toBe(object);
     expect(await memory.getByOid(object.oid)).toBe(object);
   });
@@ -41,7 +39,10 @@ describe('creating Objects', () => {
     const { memory, own } = await memoryWithProcess();
     const oids = new Set(
       await Promise.all(
-        Array.from({ length: 200 }, async (_, index) => (await memory.create({ namespace: own, name: `n${index}`, type: 'artifact', payload: index, createdBy: pid })).oid),
+        Array.from(
+          { length: 200 },
+          async (_, index) => (await memory.create({ namespace: own, name: `n${index}`, type: 'artifact', payload: index, createdBy: pid })).oid,
+        ),
       ),
     );
     expect(oids.size).toBe(200);
@@ -49,21 +50,25 @@ describe('creating Objects', () => {
 
   it('keeps the label it is given', async () => {
     const { memory, own } = await memoryWithProcess();
-    expect((await memory.create({ namespace: own, name: 'a', type: 'evidence', payload: 'x', label: 'secret', createdBy: pid })).label).toBe('secret');
+    expect((await memory.create({ namespace: own, name: 'a', type: 'evidence', payload: 'x', label: 'secret', createdBy: pid })).label).toBe(
+      'secret',
+    );
   });
 
   it('accepts every listed type and refuses others', async () => {
     const { memory, own } = await memoryWithProcess();
     for (const type of OBJECT_TYPES) await memory.create({ namespace: own, name: type, type, payload: null, createdBy: pid });
     expect(await memory.list(own)).toHaveLength(OBJECT_TYPES.length);
-    expect(await codeOf(async () => await memory.create({ namespace: own, name: 'x', type: 'file' as ObjectType, payload: null, createdBy: pid }))).toBe(
-      'invalid_object_type',
-    );
+    expect(
+      await codeOf(async () => await memory.create({ namespace: own, name: 'x', type: 'file' as ObjectType, payload: null, createdBy: pid })),
+    ).toBe('invalid_object_type');
   });
 
   it.each(['', '   ', '.', '..', 'a/b', 'a\\b', ' / '])('refuses the name %j', async (name) => {
     const { memory, own } = await memoryWithProcess();
-    expect(await codeOf(async () => await memory.create({ namespace: own, name, type: 'artifact', payload: null, createdBy: pid }))).toBe('invalid_name');
+    expect(await codeOf(async () => await memory.create({ namespace: own, name, type: 'artifact', payload: null, createdBy: pid }))).toBe(
+      'invalid_name',
+    );
   });
 
   it('refuses what is not plain JSON', async () => {
@@ -71,7 +76,9 @@ describe('creating Objects', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
     for (const payload of [cyclic, new Date(), Number.NaN, () => 1, { big: 1n }]) {
-      expect(await codeOf(async () => await memory.create({ namespace: own, name: 'x', type: 'artifact', payload, createdBy: pid }))).toBe('invalid_arguments');
+      expect(await codeOf(async () => await memory.create({ namespace: own, name: 'x', type: 'artifact', payload, createdBy: pid }))).toBe(
+        'invalid_arguments',
+      );
     }
     expect(await memory.list(own)).toEqual([]);
   });
@@ -99,7 +106,9 @@ describe('immutability', () => {
   it('never overwrites or upserts: a second create of a name is name_taken and the first stays', async () => {
     const { memory, own } = await memoryWithProcess();
     const first = await memory.create({ namespace: own, name: 'report', type: 'artifact', payload: 'v1', createdBy: pid });
-    expect(await codeOf(async () => await memory.create({ namespace: own, name: ' report', type: 'summary', payload: 'v2', createdBy: pid }))).toBe('name_taken');
+    expect(await codeOf(async () => await memory.create({ namespace: own, name: ' report', type: 'summary', payload: 'v2', createdBy: pid }))).toBe(
+      'name_taken',
+    );
     expect(await memory.get(own, 'report')).toBe(first);
     expect(await memory.list(own)).toHaveLength(1);
   });
@@ -136,7 +145,9 @@ describe('the payload gate', () => {
   it('refuses a payload over the bound with too_large and stores nothing', async () => {
     const memory = await createObjectMemory({ namespaces: ['n'], maxPayloadBytes: 20 });
     await memory.create({ namespace: 'n', name: 'fits', type: 'artifact', payload: 'x'.repeat(18), createdBy: pid });
-    expect(await codeOf(async () => await memory.create({ namespace: 'n', name: 'over', type: 'artifact', payload: 'x'.repeat(19), createdBy: pid }))).toBe('too_large');
+    expect(
+      await codeOf(async () => await memory.create({ namespace: 'n', name: 'over', type: 'artifact', payload: 'x'.repeat(19), createdBy: pid })),
+    ).toBe('too_large');
     expect(await memory.find('n', 'over')).toBeUndefined();
   });
 });
@@ -146,7 +157,9 @@ describe('namespaces', () => {
     const { memory, own } = await memoryWithProcess();
     expect(own).toBe(processNamespace(pid));
     expect(await memory.listNamespaces()).toEqual([own, 'shared']);
-    expect(await codeOf(async () => await memory.create({ namespace: 'other', name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe('namespace_not_found');
+    expect(await codeOf(async () => await memory.create({ namespace: 'other', name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe(
+      'namespace_not_found',
+    );
     expect(await codeOf(async () => await memory.list('process:pid_ffffffffffffffff'))).toBe('namespace_not_found');
     expect(await codeOf(async () => await memory.find('other', 'x'))).toBe('namespace_not_found');
   });
@@ -154,7 +167,9 @@ describe('namespaces', () => {
   it.each(['', ' shared', 'a//b', 'a/./b', '../x', 'a/'])('refuses the namespace %j', async (namespace) => {
     const { memory } = await memoryWithProcess();
     expect(await codeOf(async () => await memory.declareNamespace(namespace))).toBe('invalid_namespace');
-    expect(await codeOf(async () => await memory.create({ namespace, name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe('invalid_namespace');
+    expect(await codeOf(async () => await memory.create({ namespace, name: 'x', type: 'artifact', payload: 1, createdBy: pid }))).toBe(
+      'invalid_namespace',
+    );
   });
 
   it('opens a process namespace idempotently, keeping its Objects', async () => {

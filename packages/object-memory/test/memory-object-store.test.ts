@@ -4,7 +4,16 @@ import { createMemoryObjectStore, newObjectId, type MemoryObject } from '../src/
 
 const quota = { maxObjectsCount: 3, maxObjectsBytes: 100 };
 const object = (namespace: string, name: string): MemoryObject =>
-  Object.freeze({ oid: newObjectId(), namespace, name, type: 'artifact', payload: 'x', label: 'normal', created_at: new Date().toISOString(), created_by: 'pid_0' });
+  Object.freeze({
+    oid: newObjectId(),
+    namespace,
+    name,
+    type: 'artifact',
+    payload: 'x',
+    label: 'normal',
+    created_at: new Date().toISOString(),
+    created_by: 'pid_0',
+  });
 
 async function codeOf(action: Promise<unknown>): Promise<string> {
   try {

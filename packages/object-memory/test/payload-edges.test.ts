@@ -33,7 +33,9 @@ describe('payload copies', () => {
     let deep: unknown = 1;
     for (let level = 0; level < 200_000; level++) deep = [deep];
     const memory = await createObjectMemory({ namespaces: ['n'] });
-    const failure = await failureOf(async () => await memory.create({ namespace: 'n', name: 'deep', type: 'artifact', payload: deep, createdBy: pid }));
+    const failure = await failureOf(
+      async () => await memory.create({ namespace: 'n', name: 'deep', type: 'artifact', payload: deep, createdBy: pid }),
+    );
     expect(failure.code).toBe('invalid_arguments');
     expect(await memory.list('n')).toEqual([]);
   });
@@ -54,7 +56,9 @@ describe('payload copies', () => {
 describe('checkpoint edges', () => {
   it('refuses a name with a lone surrogate at creation: no checkpoint could bring it back', async () => {
     const memory = await createObjectMemory({ namespaces: ['n'] });
-    const failure = await failureOf(async () => await memory.create({ namespace: 'n', name: 'odd \uDC00', type: 'artifact', payload: 1, createdBy: pid }));
+    const failure = await failureOf(
+      async () => await memory.create({ namespace: 'n', name: 'odd \uDC00', type: 'artifact', payload: 1, createdBy: pid }),
+    );
     expect(failure.code).toBe('invalid_name');
     expect(await memory.list('n')).toEqual([]);
   });
@@ -104,7 +108,9 @@ describe('checkpoint edges', () => {
   });
 
   it('says clearly, without the host path, that the checkpoint directory is missing', async () => {
-    const failure = await failureOf(async () => (await createObjectMemory({ namespaces: ['n'] })).checkpoint(join(scratch.path, 'missing', 'memory.sqlite')));
+    const failure = await failureOf(async () =>
+      (await createObjectMemory({ namespaces: ['n'] })).checkpoint(join(scratch.path, 'missing', 'memory.sqlite')),
+    );
     expect(failure.code).toBe('provider_failure');
     expect(failure.message).toMatch(/directory does not exist/);
     expect(failure.message).not.toContain(scratch.path);

@@ -33,7 +33,11 @@ let cluster;
 let url = process.env.LIBOS_TEST_DATABASE_URL;
 if (url === undefined || url === '') {
   const { stdout } = await run('bash', [script, 'start']);
-  const value = (key) => stdout.split('\n').find((line) => line.startsWith(`${key}=`)).slice(key.length + 1);
+  const value = (key) =>
+    stdout
+      .split('\n')
+      .find((line) => line.startsWith(`${key}=`))
+      .slice(key.length + 1);
   url = value('LIBOS_TEST_DATABASE_URL');
   cluster = value('LIBOS_TEST_POSTGRES_DIR');
 }
@@ -59,15 +63,36 @@ try {
   await bare.query(`CREATE TABLE ${schema}.bare (oid text PRIMARY KEY, namespace bytea, name bytea, type text, label text,
     payload bytea, payload_bytes bigint, created_at bytea, created_by bytea)`);
   await bare.query(`CREATE UNIQUE INDEX ON ${schema}.bare (namespace, name)`);
-  const payload = Buffer.from(JSON.stringify({ kind: 'workspace_text_file', source_path: 'in.txt', encoding: 'utf-8', content, bytes_read: Buffer.byteLength(content), truncated: false }));
+  const payload = Buffer.from(
+    JSON.stringify({
+      kind: 'workspace_text_file',
+      source_path: 'in.txt',
+      encoding: 'utf-8',
+      content,
+      bytes_read: Buffer.byteLength(content),
+      truncated: false,
+    }),
+  );
   const bareInsert = (index) =>
     bare.query({
       name: 'bare_insert',
       text: `INSERT INTO ${schema}.bare VALUES ($1, $2, $3, 'artifact', 'normal', $4, $5, $6, $7)`,
-      values: [`obj_${index}`, Buffer.from('bench'), Buffer.from(`o${index}`), payload, payload.length, Buffer.from(new Date().toISOString()), Buffer.from('pid_0123456789abcdef')],
+      values: [
+        `obj_${index}`,
+        Buffer.from('bench'),
+        Buffer.from(`o${index}`),
+        payload,
+        payload.length,
+        Buffer.from(new Date().toISOString()),
+        Buffer.from('pid_0123456789abcdef'),
+      ],
     });
   const bareSelect = (index) =>
-    bare.query({ name: 'bare_select', text: `SELECT * FROM ${schema}.bare WHERE namespace = $1 AND name = $2`, values: [Buffer.from('bench'), Buffer.from(`o${index}`)] });
+    bare.query({
+      name: 'bare_select',
+      text: `SELECT * FROM ${schema}.bare WHERE namespace = $1 AND name = $2`,
+      values: [Buffer.from('bench'), Buffer.from(`o${index}`)],
+    });
 
   const variants = {
     memory: {
@@ -80,7 +105,16 @@ try {
     },
     store: {
       create: (index) => {
-        const object = Object.freeze({ oid: `obj_${index.toString(16).padStart(16, '0')}`, namespace: 'direct', name: `o${index}`, type: 'artifact', payload: JSON.parse(payload.toString()), label: 'normal', created_at: new Date().toISOString(), created_by: 'pid_0123456789abcdef' });
+        const object = Object.freeze({
+          oid: `obj_${index.toString(16).padStart(16, '0')}`,
+          namespace: 'direct',
+          name: `o${index}`,
+          type: 'artifact',
+          payload: JSON.parse(payload.toString()),
+          label: 'normal',
+          created_at: new Date().toISOString(),
+          created_by: 'pid_0123456789abcdef',
+        });
         return store.create(object, { payloadBytes: payload.length, quota: { maxObjectsCount: 100_000, maxObjectsBytes: 268_435_456 } });
       },
       read: (index) => store.get('direct', `o${index}`),
@@ -99,7 +133,10 @@ try {
     }
   }
   const ms = (name, operation) => median(times[name][operation]);
-  for (const [operation, tool, query] of [['create', 'create_object_from_file', 'INSERT'], ['read', 'write_object_to_file', 'SELECT']]) {
+  for (const [operation, tool, query] of [
+    ['create', 'create_object_from_file', 'INSERT'],
+    ['read', 'write_object_to_file', 'SELECT'],
+  ]) {
     const onPostgres = ms('postgres', operation);
     console.log(
       `object-store-postgres: ${tool} 1 KiB: postgres ${onPostgres.toFixed(3)} ms, memory ${ms('memory', operation).toFixed(3)} ms ` +
@@ -107,7 +144,10 @@ try {
         `ratio ${(onPostgres / ms('bare', operation)).toFixed(2)}x (target <= 1.5x)`,
     );
   }
-  for (const [operation, method, query] of [['create', 'create', 'INSERT'], ['read', 'get', 'SELECT']]) {
+  for (const [operation, method, query] of [
+    ['create', 'create', 'INSERT'],
+    ['read', 'get', 'SELECT'],
+  ]) {
     console.log(
       `object-store-postgres: store.${method} 1 KiB: ${ms('store', operation).toFixed(3)} ms, bare ${query} ${ms('bare', operation).toFixed(3)} ms: ` +
         `ratio ${(ms('store', operation) / ms('bare', operation)).toFixed(2)}x`,

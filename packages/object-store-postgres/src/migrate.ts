@@ -19,7 +19,12 @@ export interface MigrationReport {
  * only the steps no one has recorded yet, all in one transaction (a failed step leaves nothing).
  * A schema newer than this package is refused rather than used with a layout it does not know.
  */
-export async function migrate(pool: Pool, schemaName: string, quotedSchema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationReport> {
+export async function migrate(
+  pool: Pool,
+  schemaName: string,
+  quotedSchema: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<MigrationReport> {
   const client = await pool.connect();
   let broken: unknown;
   try {
@@ -34,7 +39,9 @@ export async function migrate(pool: Pool, schemaName: string, quotedSchema: stri
     const from = rows[0]?.version ?? 0;
     const newest = migrations.at(-1)?.version ?? 0;
     if (from > newest) {
-      throw new Error(`The schema "${schemaName}" is at version ${from}, newer than this package knows (${newest}); upgrade @libos/object-store-postgres.`);
+      throw new Error(
+        `The schema "${schemaName}" is at version ${from}, newer than this package knows (${newest}); upgrade @libos/object-store-postgres.`,
+      );
     }
     for (const migration of migrations) {
       if (migration.version <= from) continue;

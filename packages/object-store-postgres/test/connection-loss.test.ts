@@ -4,7 +4,6 @@ import { expect, it, onTestFinished } from 'vitest';
 import { objectFor } from './objects.js';
 import { describePostgres, freshSchema, postgresUrl, testStore } from './postgres.js';
 
-
 async function admin(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: postgresUrl });
   client.on('error', () => undefined);

@@ -14,10 +14,7 @@ describePostgres('migrations', () => {
     expect(reports.every((report) => report.to === newest)).toBe(true);
     const { rows } = await hosts[0]!.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
     expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
-    const tables = await hosts[0]!.query(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
-      [schema],
-    );
+    const tables = await hosts[0]!.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
     expect(tables.rows.map((row) => row.table_name)).toEqual(['namespaces', 'objects', 'schema_migrations', 'usage', 'uses']);
   });
 

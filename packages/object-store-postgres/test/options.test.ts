@@ -11,7 +11,11 @@ it.each([
   [{ connectionString: 'postgres://x@127.0.0.1:1/db', leaseMs: 0 }, 'leaseMs'],
   [{ connectionString: 'postgres://x@127.0.0.1:1/db', leaseMs: 1.5 }, 'leaseMs'],
 ])('createPostgresObjectStore(%j) is refused with invalid_arguments before connecting', async (options, message) => {
-  await expect(createPostgresObjectStore(options)).rejects.toMatchObject({ code: 'invalid_arguments', effect: 'none', message: expect.stringContaining(message) });
+  await expect(createPostgresObjectStore(options)).rejects.toMatchObject({
+    code: 'invalid_arguments',
+    effect: 'none',
+    message: expect.stringContaining(message),
+  });
 });
 
 it('a server that cannot be reached fails with provider_failure, and the message holds no password', async () => {
@@ -22,7 +26,9 @@ it('a server that cannot be reached fails with provider_failure, and the message
       server.close(() => resolve(free));
     });
   });
-  const failure = await createPostgresObjectStore({ connectionString: `postgres://user:s3cret-word@127.0.0.1:${port}/db` }).catch((error: unknown) => error);
+  const failure = await createPostgresObjectStore({ connectionString: `postgres://user:s3cret-word@127.0.0.1:${port}/db` }).catch(
+    (error: unknown) => error,
+  );
   expect(failure).toMatchObject({ code: 'provider_failure' });
   expect(JSON.stringify({ message: (failure as Error).message, details: (failure as { details: unknown }).details })).not.toContain('s3cret-word');
 });

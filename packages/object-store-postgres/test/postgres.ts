@@ -45,7 +45,10 @@ export function testPool(max = 4): pg.Pool {
 }
 
 /** A store on the test server in `schema`, closed when the test ends. */
-export async function testStore(schema: string, options: Omit<PostgresObjectStoreOptions, 'connectionString' | 'pool' | 'schema'> & { pool?: pg.Pool } = {}): Promise<ObjectStoreV1> {
+export async function testStore(
+  schema: string,
+  options: Omit<PostgresObjectStoreOptions, 'connectionString' | 'pool' | 'schema'> & { pool?: pg.Pool } = {},
+): Promise<ObjectStoreV1> {
   const store = await createPostgresObjectStore(
     options.pool === undefined ? { ...options, connectionString: postgresUrl, schema } : { ...options, schema },
   );

@@ -84,7 +84,10 @@ describePostgres('two hosts (two OS processes) on one database', () => {
     expect(outcomes.filter((outcome) => outcome === 'quota_exceeded')).toHaveLength(15);
     const names = await here.listNames('shared');
     expect(names).toHaveLength(5);
-    const bytes = (await Promise.all(names.map((name) => here.get('shared', name)))).reduce((sum, object) => sum + JSON.stringify(object!.payload).length, 0);
+    const bytes = (await Promise.all(names.map((name) => here.get('shared', name)))).reduce(
+      (sum, object) => sum + JSON.stringify(object!.payload).length,
+      0,
+    );
     expect(await here.usage()).toEqual({ objects: 5, bytes });
   });
 

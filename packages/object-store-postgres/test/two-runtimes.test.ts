@@ -106,7 +106,10 @@ describePostgres('two runtimes in two OS processes on one database', () => {
     const there = await startRuntimeHost({ connectionString: postgresUrl, schema, leaseMs: 2_000 }, CONFIG);
     const ended = await closing.spawn();
     const killed = await there.spawn();
-    for (const [host, pid] of [[closing, ended], [there, killed]] as const) {
+    for (const [host, pid] of [
+      [closing, ended],
+      [there, killed],
+    ] as const) {
       ok(await host.call(pid, 'write_text_file', { path: `in/${pid}.txt`, content: pid }));
       ok(await host.call(pid, 'create_object_from_file', { name: 'mine', path: `in/${pid}.txt` }));
     }

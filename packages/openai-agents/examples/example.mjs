@@ -5,7 +5,10 @@ import { createRuntime } from '@libos/tools';
 import { Agent, run, setTracingDisabled, Usage } from '@openai/agents';
 
 const script = [
-  ['write_text_file', '{"path":"notes/hello.txt","content":"hello from the agent\\n","encoding":null,"overwrite":null,"expected_content_sha256":null}'],
+  [
+    'write_text_file',
+    '{"path":"notes/hello.txt","content":"hello from the agent\\n","encoding":null,"overwrite":null,"expected_content_sha256":null}',
+  ],
   ['read_text_file', '{"path":"notes/missing.txt","encoding":null,"max_bytes":null}'],
   ['read_text_file', '{"path":"notes/hello.txt","encoding":null,"max_bytes":null}'],
 ];

@@ -49,7 +49,9 @@ function nullable(schema: Schema): Schema {
 
 function allowsNull(schema: Schema): boolean {
   if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
-  return ['anyOf', 'oneOf'].some((key) => Array.isArray(schema[key]) && (schema[key] as unknown[]).some((option) => isRecord(option) && allowsNull(option)));
+  return ['anyOf', 'oneOf'].some(
+    (key) => Array.isArray(schema[key]) && (schema[key] as unknown[]).some((option) => isRecord(option) && allowsNull(option)),
+  );
 }
 
 /**

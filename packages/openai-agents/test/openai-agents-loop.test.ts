@@ -155,7 +155,10 @@ describe('createOpenAIAgentsTools in an Agents SDK run', () => {
 
 /** What OpenAI strict mode demands of every object schema, at any depth. */
 function expectStrict(schema: unknown): void {
-  if (Array.isArray(schema)) return schema.forEach(expectStrict);
+  if (Array.isArray(schema)) {
+    for (const entry of schema) expectStrict(entry);
+    return;
+  }
   if (typeof schema !== 'object' || schema === null) return;
   const record = schema as Record<string, unknown>;
   if (record.properties !== undefined) {
@@ -172,7 +175,11 @@ describe('strict schema helpers', () => {
       path: { type: 'string' },
       edits: {
         type: 'array',
-        items: { type: 'object', properties: { old_text: { type: 'string' }, replace_all: { type: 'boolean', default: false } }, required: ['old_text'] },
+        items: {
+          type: 'object',
+          properties: { old_text: { type: 'string' }, replace_all: { type: 'boolean', default: false } },
+          required: ['old_text'],
+        },
       },
       note: { type: ['string', 'null'] },
     },

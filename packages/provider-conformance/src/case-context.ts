@@ -16,7 +16,9 @@ export function utf8(text: string): Uint8Array {
 
 /** Lowercase hex SHA-256 of some bytes. */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(typeof bytes === 'string' ? utf8(bytes) : bytes).digest('hex');
+  return createHash('sha256')
+    .update(typeof bytes === 'string' ? utf8(bytes) : bytes)
+    .digest('hex');
 }
 
 /** Builds the context one case runs with, recording what the fixtures create. */
@@ -88,11 +90,7 @@ export function createCaseContext(underTest: ProviderUnderTest): CaseContext {
   return context;
 }
 
-function recordingFixtures(
-  fixtures: ProviderFixtures,
-  created: Set<string>,
-  forbidTarget: (target: string) => string,
-): CaseFixtures {
+function recordingFixtures(fixtures: ProviderFixtures, created: Set<string>, forbidTarget: (target: string) => string): CaseFixtures {
   const record = (path: string): void => {
     created.add(path);
   };
@@ -119,9 +117,7 @@ function recordingFixtures(
       : {
           fileTarget: (fromDirectory) => forbidTarget(outside.fileTarget(fromDirectory)),
           directoryTarget: (fromDirectory) => forbidTarget(outside.directoryTarget(fromDirectory)),
-          ...(hardLinkFromOutside === undefined
-            ? {}
-            : { hardLinkFromOutside: async (path: string) => (record(path), hardLinkFromOutside(path)) }),
+          ...(hardLinkFromOutside === undefined ? {} : { hardLinkFromOutside: async (path: string) => (record(path), hardLinkFromOutside(path)) }),
           fingerprint: () => outside.fingerprint(),
         };
   return {
@@ -129,7 +125,9 @@ function recordingFixtures(
     makeDirectory: async (path) => (record(path), fixtures.makeDirectory(path)),
     symlink: symlink === undefined ? absent('symlink') : async (path, target) => (record(path), symlink(path, forbidTarget(target))),
     hardLink:
-      hardLink === undefined ? absent('hardLink') : async (existingPath, newPath) => (record(existingPath), record(newPath), hardLink(existingPath, newPath)),
+      hardLink === undefined
+        ? absent('hardLink')
+        : async (existingPath, newPath) => (record(existingPath), record(newPath), hardLink(existingPath, newPath)),
     ...(fifo === undefined ? {} : { fifo: async (path: string) => (record(path), fifo(path)) }),
     readFile: (path) => fixtures.readFile(path),
     kindOf: (path) => fixtures.kindOf(path),
@@ -157,8 +155,9 @@ function describeThrown(error: unknown): string {
 
 /** Text of a value for messages and leak checks; bytes are shown as Latin-1 so any content shows. */
 export function describeValue(value: unknown, limit = 300): string {
-  const text = JSON.stringify(value, (_key, item: unknown) =>
-    item instanceof Uint8Array ? `bytes(${item.length}):${Buffer.from(item).toString('latin1')}` : item,
-  ) ?? String(value);
+  const text =
+    JSON.stringify(value, (_key, item: unknown) =>
+      item instanceof Uint8Array ? `bytes(${item.length}):${Buffer.from(item).toString('latin1')}` : item,
+    ) ?? String(value);
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }

@@ -34,7 +34,11 @@ export async function runCase(testCase: ConformanceCase, factory: ProviderFactor
     const gap = missingFixtures(underTest);
     // A declared capability without its fixtures fails the cases that need it: skipping them would
     // let a provider claim links while never being tested on them.
-    if (gap !== undefined && missing === undefined && (testCase.requires.capabilities ?? []).some((name) => name === 'symlinks' || name === 'hardLinks')) {
+    if (
+      gap !== undefined &&
+      missing === undefined &&
+      (testCase.requires.capabilities ?? []).some((name) => name === 'symlinks' || name === 'hardLinks')
+    ) {
       outcome = { status: 'failed', error: new Error(gap) };
     } else if (missing !== undefined) {
       outcome = { status: 'skipped', reason: missing };

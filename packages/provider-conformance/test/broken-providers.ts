@@ -46,14 +46,26 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     factory: broken((inner, volume, at) => ({
       // memfs follows intermediate links, so the raw calls go straight through them.
       readFile: (path, options) =>
-        insteadOf('symlink_refused', () => inner.readFile(path, options), () => {
-          if (isLink(volume, at(path))) throw new LibosError('symlink_refused', 'A link.');
-          return prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes);
-        }),
+        insteadOf(
+          'symlink_refused',
+          () => inner.readFile(path, options),
+          () => {
+            if (isLink(volume, at(path))) throw new LibosError('symlink_refused', 'A link.');
+            return prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes);
+          },
+        ),
       writeFile: (path, bytes, options) =>
-        insteadOf('symlink_refused', () => inner.writeFile(path, bytes, options), () => (volume.writeFileSync(at(path), bytes), { created: true })),
+        insteadOf(
+          'symlink_refused',
+          () => inner.writeFile(path, bytes, options),
+          () => (volume.writeFileSync(at(path), bytes), { created: true }),
+        ),
       deleteFile: (path, options) =>
-        insteadOf('symlink_refused', () => inner.deleteFile(path, options), () => (volume.unlinkSync(at(path)), { deleted: true })),
+        insteadOf(
+          'symlink_refused',
+          () => inner.deleteFile(path, options),
+          () => (volume.unlinkSync(at(path)), { deleted: true }),
+        ),
     })),
     fails: [
       'symlinks > readFile on a link to a directory inside as a middle component -> symlink_refused',
@@ -67,7 +79,9 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     name: 'follows a symlink as the last component on read',
     factory: broken((inner, volume, at) => ({
       readFile: async (path, options) =>
-        isLink(volume, at(path)) ? prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes) : inner.readFile(path, options),
+        isLink(volume, at(path))
+          ? prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes)
+          : inner.readFile(path, options),
     })),
     fails: [
       'symlinks > readFile on a link to a file outside as a root child -> symlink_refused',
@@ -78,13 +92,23 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     name: 'ignores hard links',
     factory: broken((inner, volume, at) => ({
       readFile: (path, options) =>
-        insteadOf('hard_link_refused', () => inner.readFile(path, options), () =>
-          prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes),
+        insteadOf(
+          'hard_link_refused',
+          () => inner.readFile(path, options),
+          () => prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes),
         ),
       writeFile: (path, bytes, options) =>
-        insteadOf('hard_link_refused', () => inner.writeFile(path, bytes, options), () => (volume.writeFileSync(at(path), bytes), { created: false })),
+        insteadOf(
+          'hard_link_refused',
+          () => inner.writeFile(path, bytes, options),
+          () => (volume.writeFileSync(at(path), bytes), { created: false }),
+        ),
       deleteFile: (path, options) =>
-        insteadOf('hard_link_refused', () => inner.deleteFile(path, options), () => (volume.unlinkSync(at(path)), { deleted: true })),
+        insteadOf(
+          'hard_link_refused',
+          () => inner.deleteFile(path, options),
+          () => (volume.unlinkSync(at(path)), { deleted: true }),
+        ),
     })),
     fails: [
       'hard links > readFile on a hard-linked file -> hard_link_refused',
@@ -158,7 +182,10 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     name: 'decides overwrite:false by a check before the write',
     factory: broken((inner) => ({
       writeFile: async (path, bytes, options) => {
-        const kind = await inner.stat(path).then((status) => status.kind, () => 'missing');
+        const kind = await inner.stat(path).then(
+          (status) => status.kind,
+          () => 'missing',
+        );
         if (!options.overwrite && kind !== 'missing') throw new LibosError('already_exists', 'Exists.');
         await turn();
         return inner.writeFile(path, bytes, { overwrite: true });
@@ -206,7 +233,8 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
   {
     name: 'puts the host path in messages',
     factory: broken((inner) => {
-      const leaky = <A extends [WorkspacePath, ...unknown[]], R>(method: (...args: A) => Promise<R>) =>
+      const leaky =
+        <A extends [WorkspacePath, ...unknown[]], R>(method: (...args: A) => Promise<R>) =>
         async (...args: A): Promise<R> => {
           try {
             return await method(...args);

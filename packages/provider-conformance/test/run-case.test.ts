@@ -153,8 +153,6 @@ describe('conformanceCases', () => {
 
 describe('describeProvider', () => {
   it('refuses options.skip entries that name no case', () => {
-    expect(() => describeProvider('memfs', () => memfsTestbed().underTest, { skip: { 'listing > no such case': 'stale' } })).toThrow(
-      /names no case/,
-    );
+    expect(() => describeProvider('memfs', () => memfsTestbed().underTest, { skip: { 'listing > no such case': 'stale' } })).toThrow(/names no case/);
   });
 });

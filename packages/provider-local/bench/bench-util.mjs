@@ -29,8 +29,14 @@ export async function compare({ ours, baseline, rounds = 7, callsPerRound = 1, w
   const baselineTimes = [];
   for (let round = 0; round < rounds; round++) {
     for (const [body, times] of round % 2 === 0
-      ? [[ours, oursTimes], [baseline, baselineTimes]]
-      : [[baseline, baselineTimes], [ours, oursTimes]]) {
+      ? [
+          [ours, oursTimes],
+          [baseline, baselineTimes],
+        ]
+      : [
+          [baseline, baselineTimes],
+          [ours, oursTimes],
+        ]) {
       const start = performance.now();
       for (let call = 0; call < callsPerRound; call++) await body();
       times.push((performance.now() - start) / callsPerRound);

@@ -57,8 +57,7 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
     name: 'local',
     capabilities,
     // A path through the reserved staging name is answered before any host call: it never exists.
-    stat: (path) =>
-      run('stat', path, (context) => (namesReserved(path) ? reservedStatus(context, path) : statPath(context, path))),
+    stat: (path) => run('stat', path, (context) => (namesReserved(path) ? reservedStatus(context, path) : statPath(context, path))),
     listDirectory: (path, listOptions) =>
       run('listDirectory', path, (context) => (refuseIfReserved(path, false), listDirectory(context, path, listOptions))),
     readFile: (path, readOptions) => run('readFile', path, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),

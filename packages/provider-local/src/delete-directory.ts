@@ -8,9 +8,9 @@ import type { OperationContext } from './operation-context.js';
 import { openChildDirectory, walkParent } from './walk.js';
 
 /**
- * Deletes a directory held by an O_NOFOLLOW handle relative to its pinned parent. Recursive: the
- * whole tree is first scanned for `.git` aliases, changing nothing if one is there, then deleted
- * bottom-up by fd (delete-tree.ts).
+ * Deletes a directory held by an O_NOFOLLOW handle relative to its pinned parent. A mount point is
+ * refused like a junction. Recursive: the whole tree is first scanned for `.git` aliases and mount
+ * points, changing nothing if one is there, then deleted bottom-up by fd (delete-tree.ts).
  */
 export async function deleteDirectory(
   context: OperationContext,
@@ -34,9 +34,6 @@ export async function deleteDirectory(
     }
     try {
       const held = fstatSync(fd);
-      if (held.dev !== context.root.dev) {
-        throw new LibosError('provider_failure', `'${path}' is a mount point; it is never deleted.`, { details: { path } });
-      }
       const raw = Buffer.from(name).toString('latin1');
       if (options.recursive) {
         await findProtected(context, fd, path);

@@ -3,6 +3,7 @@ import type { Stats } from 'node:fs';
 import { LibosError, baseName, pathSegments } from '@libos/core';
 import type { DeleteFileOptions, WorkspacePath } from '@libos/core';
 import { hostCode, mapNodeError } from './map-node-error.js';
+import { mountRefusal } from './mount-id.js';
 import { lockName } from './name-lock.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
@@ -14,11 +15,7 @@ import { walkParent } from './walk.js';
  * the hard-link check reads an lstat just before, so it can only be raced by a swap inside the
  * same directory (README: residual races).
  */
-export async function deleteFile(
-  context: OperationContext,
-  path: WorkspacePath,
-  options: DeleteFileOptions,
-): Promise<{ readonly deleted: boolean }> {
+export async function deleteFile(context: OperationContext, path: WorkspacePath, options: DeleteFileOptions): Promise<{ readonly deleted: boolean }> {
   const segments = pathSegments(path);
   if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
   const directory = walkParent(context, segments, options.missingOk);
@@ -44,6 +41,8 @@ export async function deleteFile(
       unlinkSync(target);
     } catch (error) {
       if (hostCode(error) === 'ENOENT' && options.missingOk) return { deleted: false };
+      // EBUSY: a file bind-mounted over the name, refused like a junction.
+      if (hostCode(error) === 'EBUSY') throw mountRefusal(path);
       // EISDIR: a directory was swapped in; unlink refused it, so nothing changed.
       throw mapNodeError(error, path);
     }

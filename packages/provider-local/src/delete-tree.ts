@@ -1,18 +1,20 @@
 import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
-import { LibosError, childPath } from '@libos/core';
+import { LibosError, PATH_MAX_BYTES, childPath } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import { isProtectedName } from './is-protected-name.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { scanNames } from './list-directory.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
+import { refuseOtherMount } from './mount-id.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
 import { shownName } from './listed-names.js';
 import type { ByteString } from './listed-names.js';
 import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
-// A canonical path of 4096 bytes has at most 2048 components; each level holds two fds.
-const MAX_DEPTH = 2048;
+// A canonical path of at most PATH_MAX_BYTES (core's bound on every path the tools make) has at
+// most 2048 components, so every tree the tools can build is within reach; each level holds two fds.
+const MAX_DEPTH = Math.ceil(PATH_MAX_BYTES / 2);
 // A directory still not empty after this many sweeps is being refilled by someone else.
 const MAX_SWEEPS = 4;
 
@@ -27,8 +29,9 @@ export interface HeldTree {
 }
 
 /**
- * Refuses, before anything is deleted, a tree holding a `.git` alias at any depth (or a mount
- * point). Directories are entered by handles opened with O_NOFOLLOW relative to their parent.
+ * Refuses, before anything is deleted, a tree holding a `.git` alias or a mount point (told by its
+ * mount id, bind mounts of the same filesystem included) at any depth. Directories are entered by
+ * handles opened with O_NOFOLLOW relative to their parent.
  */
 export async function findProtected(context: OperationContext, fd: number, path: WorkspacePath, depth = 0): Promise<void> {
   if (depth > MAX_DEPTH) throw tooDeep(path, 'none');
@@ -42,7 +45,7 @@ export async function findProtected(context: OperationContext, fd: number, path:
     const child = openDirectoryOrNull(context, fd, raw, childPathName, 'none');
     if (child === null) continue;
     try {
-      checkSameDevice(context, child, childPathName, 'none');
+      refuseOtherMount(context, child, childPathName, 'none');
       await findProtected(context, child, childPathName, depth + 1);
     } finally {
       closeSync(child);
@@ -84,7 +87,8 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
       continue;
     }
     try {
-      const held = checkSameDevice(context, fd, path, 'unknown');
+      refuseOtherMount(context, fd, path, 'unknown');
+      const held = fstatSync(fd);
       stepped(context, path);
       await deleteTree(context, { parentFd: tree.fd, raw, fd, dev: held.dev, ino: held.ino, path }, depth + 1);
     } finally {
@@ -98,13 +102,7 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
  * Unlinks a non-directory entry of `parentPath`; false when the entry is a directory after all
  * (EISDIR, or EPERM, POSIX's answer for one, unless the caller knows the entry is no directory).
  */
-function unlinkEntry(
-  context: OperationContext,
-  parentFd: number,
-  raw: ByteString,
-  parentPath: WorkspacePath,
-  mayBeDirectory = true,
-): boolean {
+function unlinkEntry(context: OperationContext, parentFd: number, raw: ByteString, parentPath: WorkspacePath, mayBeDirectory = true): boolean {
   try {
     unlinkSync(context.paths.child(parentFd, raw));
     return true;
@@ -145,18 +143,6 @@ function openDirectoryOrNull(context: OperationContext, parentFd: number, raw: B
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
     throw mapNodeError(error, path, effect);
   }
-}
-
-// Another filesystem mounted inside the tree is not the workspace's to delete.
-function checkSameDevice(context: OperationContext, fd: number, path: WorkspacePath, effect: Effect): { dev: number; ino: number } {
-  const held = fstatSync(fd);
-  if (held.dev !== context.root.dev) {
-    throw new LibosError('provider_failure', `'${path}' is a mount point; a recursive delete never crosses one.`, {
-      effect,
-      details: { path },
-    });
-  }
-  return held;
 }
 
 function protectedIn(path: WorkspacePath, effect: Effect): LibosError {

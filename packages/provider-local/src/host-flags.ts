@@ -18,8 +18,7 @@ export const REOPEN_DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY;
 /** Opening the configured root, which is trusted configuration resolved once. */
 export const OPEN_ROOT = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 /** Exclusive creation: fails on any existing entry, dangling links included, never follows one. */
-export const CREATE_EXCLUSIVE =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NOCTTY;
+export const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NOCTTY;
 
 /** The host mode bits of a file type, from `stat().mode`. */
 export const S_IFMT = constants.S_IFMT;

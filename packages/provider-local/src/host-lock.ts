@@ -22,7 +22,12 @@ export function tryHold(name: string): Promise<HostLock | null> {
     const server = createServer((connection) => connection.destroy());
     server.once('error', (error) => {
       if (hostCode(error) === 'EADDRINUSE') resolve(null);
-      else reject(new LibosError('provider_failure', 'The provider cannot take its host-wide lock.', { details: { host_code: hostCode(error) ?? 'unknown' } }));
+      else
+        reject(
+          new LibosError('provider_failure', 'The provider cannot take its host-wide lock.', {
+            details: { host_code: hostCode(error) ?? 'unknown' },
+          }),
+        );
     });
     // exclusive: a cluster worker must bind for itself, not share the primary's handle.
     server.listen({ path: `\0${name}`, exclusive: true }, () => {

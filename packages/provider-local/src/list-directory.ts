@@ -17,11 +17,7 @@ import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
  * so the work beyond reading names is O(limit) and so is the memory, whatever the directory holds.
  * Names are read as bytes: one that is not UTF-8 is shown with U+FFFD, never reopened by that text.
  */
-export async function listDirectory(
-  context: OperationContext,
-  path: WorkspacePath,
-  options: ListDirectoryOptions,
-): Promise<DirectoryListing> {
+export async function listDirectory(context: OperationContext, path: WorkspacePath, options: ListDirectoryOptions): Promise<DirectoryListing> {
   const { directory } = walk(context, pathSegments(path));
   try {
     const kept = new SmallestItems<NameRecord>(options.limit, compareNames);

@@ -1,20 +1,16 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync } from 'node:fs';
 import { LibosError, baseName, pathSegments } from '@libos/core';
 import type { MakeDirectoryOptions, WorkspacePath } from '@libos/core';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
-import { holdRoot, walk } from './walk.js';
+import { holdRoot, openChildDirectory, walk } from './walk.js';
 
 /**
  * Creates a directory with mkdir relative to its pinned parent (mkdir never follows a link, and an
  * existing entry of any kind makes it fail), creating missing parents one pinned step at a time.
  */
-export function makeDirectory(
-  context: OperationContext,
-  path: WorkspacePath,
-  options: MakeDirectoryOptions,
-): { readonly created: boolean } {
+export function makeDirectory(context: OperationContext, path: WorkspacePath, options: MakeDirectoryOptions): { readonly created: boolean } {
   const segments = pathSegments(path);
   if (segments.length === 0) {
     holdRoot(context);
@@ -42,6 +38,8 @@ export function makeDirectory(
       throw new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { details });
     }
     if (!existing.isDirectory()) throw new LibosError('not_a_directory', `'${path}' exists and is not a directory.`, { details });
+    // An existing directory is held and checked like a walked one: a mount point is refused.
+    closeSync(openChildDirectory(context, directory.fd, baseName(path), path));
     if (!options.existOk) throw new LibosError('already_exists', `The directory '${path}' already exists.`, { details });
     return { created: false };
   } catch (error) {

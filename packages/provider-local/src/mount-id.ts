@@ -1,26 +1,48 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { LibosError } from '@libos/core';
+import type { Effect, WorkspacePath } from '@libos/core';
+import type { OperationContext } from './operation-context.js';
 
-const rootMounts = new WeakMap<object, number | null>();
+const fdinfo = Buffer.allocUnsafeSlow(1024);
+const mountLine = /^mnt_id:\s*(\d+)$/mu;
 
 /**
  * The kernel's mount id of an open fd, from `/proc/self/fdinfo`. Unlike `st_dev` it tells a bind
  * mount of the same filesystem from its parent. Null when the kernel does not report one.
  */
 export function mountIdOf(fd: number): number | null {
+  let info: number;
   try {
-    const match = /^mnt_id:\s*(\d+)$/mu.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'));
-    return match === null ? null : Number(match[1]);
+    info = openSync(`/proc/self/fdinfo/${fd}`, 'r');
   } catch {
     return null;
   }
+  try {
+    const length = readSync(info, fdinfo, 0, fdinfo.length, 0);
+    const match = mountLine.exec(fdinfo.toString('latin1', 0, length));
+    return match === null ? null : Number(match[1]);
+  } catch {
+    return null;
+  } finally {
+    closeSync(info);
+  }
 }
 
-/** The root's mount id, read once per pinned root (the root itself may be a mount point). */
-export function rootMountId(root: { readonly fd: number }): number | null {
-  let id = rootMounts.get(root);
-  if (id === undefined) {
-    id = mountIdOf(root.fd);
-    rootMounts.set(root, id);
-  }
-  return id;
+/** Whether the directory or file `fd` holds lies on another mount than the workspace root. */
+export function isOtherMount(context: OperationContext, fd: number): boolean {
+  return mountIdOf(fd) !== context.root.mountId;
+}
+
+/**
+ * Refuses, like a junction, what `fd` holds when it is on another mount than the root (bind mounts
+ * of the same filesystem included). Nothing below a mount point shares the root's mount id, so a
+ * handle reached through one is refused too.
+ */
+export function refuseOtherMount(context: OperationContext, fd: number, path: WorkspacePath, effect: Effect = 'none'): void {
+  if (isOtherMount(context, fd)) throw mountRefusal(path, effect);
+}
+
+/** The refusal of a mount point inside the workspace. */
+export function mountRefusal(path: WorkspacePath, effect: Effect = 'none'): LibosError {
+  return new LibosError('symlink_refused', `'${path}' is a mount point, which is never entered.`, { effect, details: { path } });
 }

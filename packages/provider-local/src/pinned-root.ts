@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, realpathSync, statSync, statfsSync } from 'node:fs';
 import { LibosError } from '@libos/core';
 import { hostCode } from './map-node-error.js';
+import { mountIdOf } from './mount-id.js';
 import { OPEN_ROOT } from './host-flags.js';
 
 const PROC_SUPER_MAGIC = 0x9fa0;
@@ -14,6 +15,8 @@ export class PinnedRoot {
   readonly fd: number;
   readonly dev: number;
   readonly ino: number;
+  /** The root's mount id (`/proc/self/fdinfo`); the root itself may be a mount point. */
+  readonly mountId: number;
   /** The root's host path as configured, resolved once at startup (`hostPath` asks the kernel instead). */
   readonly hostPath: string;
   private inFlight = 0;
@@ -32,6 +35,10 @@ export class PinnedRoot {
     try {
       const held = fstatSync(fd);
       verifyProcFd(procFdDirectory, fd, held.dev, held.ino);
+      const mountId = mountIdOf(fd);
+      // Without mount ids a bind mount inside the workspace could not be told apart: fail closed.
+      if (mountId === null) throw startFailure('The kernel does not report mount ids in /proc/self/fdinfo.');
+      this.mountId = mountId;
       this.fd = fd;
       this.dev = held.dev;
       this.ino = held.ino;

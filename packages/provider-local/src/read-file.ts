@@ -3,6 +3,7 @@ import { LibosError, baseName, pathSegments } from '@libos/core';
 import type { FileRead, ReadFileOptions, WorkspacePath } from '@libos/core';
 import { REOPEN_FILE } from './host-flags.js';
 import { mapNodeError } from './map-node-error.js';
+import { refuseOtherMount } from './mount-id.js';
 import type { OperationContext } from './operation-context.js';
 import { probeEntry, requireSingleFile, settledStatus } from './probe-entry.js';
 import { walk } from './walk.js';
@@ -21,6 +22,8 @@ export async function readFile(context: OperationContext, path: WorkspacePath, o
     if (probe === null) throw new LibosError('not_found', `Nothing exists at '${path}'.`, { details: { path } });
     try {
       requireSingleFile(await settledStatus(probe), path);
+      // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
+      refuseOtherMount(context, probe.fd, path);
       return readPrefix(context, probe.fd, path, options.maxBytes);
     } finally {
       closeSync(probe.fd);

@@ -5,6 +5,7 @@ import type { WorkspacePath } from '@libos/core';
 import { CREATE_EXCLUSIVE } from './host-flags.js';
 import { flush, writeAll } from './host-io.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
+import { mountRefusal } from './mount-id.js';
 import type { OperationContext } from './operation-context.js';
 
 /**
@@ -49,7 +50,13 @@ export class StagedFile {
    */
   replace(target: string, path: WorkspacePath): void {
     this.verify(path);
-    renameSync(this.at(), target);
+    try {
+      renameSync(this.at(), target);
+    } catch (error) {
+      // The name is a mount point (a file bind-mounted there): never replaced.
+      if (hostCode(error) === 'EBUSY') throw mountRefusal(path);
+      throw error;
+    }
     this.published = true;
   }
 

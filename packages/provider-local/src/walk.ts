@@ -3,7 +3,7 @@ import { LibosError, ROOT_PATH, childPath } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
-import { mountIdOf, rootMountId } from './mount-id.js';
+import { refuseOtherMount } from './mount-id.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
 
@@ -56,7 +56,6 @@ export function walk(context: OperationContext, segments: readonly string[], cre
       }
       current.release();
       current = held(fd, path);
-      refuseMountPoint(context, fd, path);
       stepped(context, path);
     }
     return { directory: current, created };
@@ -91,15 +90,23 @@ function held(fd: number, path: WorkspacePath): HeldDirectory {
   };
 }
 
-/** Opens `name` inside `parentFd` as a directory handle, refusing links and non-directories. */
+/** Opens `name` inside `parentFd` as a directory handle, refusing links, mount points and non-directories. */
 export function openChildDirectory(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): number {
+  let fd: number;
   try {
-    return openSync(context.paths.named(parentFd, name), DIRECTORY_HANDLE);
+    fd = openSync(context.paths.named(parentFd, name), DIRECTORY_HANDLE);
   } catch (error) {
     const code = hostCode(error);
     if (code !== 'ENOTDIR' && code !== 'ELOOP') throw mapNodeError(error, path);
     throw refusalFor(context, parentFd, name, path);
   }
+  try {
+    refuseOtherMount(context, fd, path);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
 }
 
 /** Creates one directory; 1 when this call made it, 0 when someone else had (then the open decides). */
@@ -131,17 +138,4 @@ function refusalFor(context: OperationContext, parentFd: number, name: string, p
     return new LibosError('changed_during_operation', `'${path}' changed while it was being resolved.`, { details });
   }
   return new LibosError('not_a_directory', `'${path}' is not a directory.`, { details });
-}
-
-/**
- * A directory on another mount than the root (bind mounts of the same filesystem included) is
- * refused like a junction, as a component or as the target: the walk holds it, so the answer is
- * about the directory it would go through, not one a racing rename put there later.
- */
-function refuseMountPoint(context: OperationContext, fd: number, path: WorkspacePath): void {
-  const root = rootMountId(context.root);
-  if (root === null) return;
-  const id = mountIdOf(fd);
-  if (id === null || id === root) return;
-  throw new LibosError('symlink_refused', `'${path}' is a mount point, which is never entered.`, { details: { path } });
 }

@@ -38,7 +38,9 @@ describe('expectedSha256 across processes', () => {
     const counters = [0, 1].map(() => startChild(child('guarded-counter'), [root, String(perChild)]));
     for (const counter of counters) expect(await counter.nextLine()).toBe('ready');
     for (const counter of counters) counter.process.stdin?.write('go\n');
-    const reports = await Promise.all(counters.map(async (counter) => JSON.parse(await counter.nextLine()) as { successes: number; conflicts: number }));
+    const reports = await Promise.all(
+      counters.map(async (counter) => JSON.parse(await counter.nextLine()) as { successes: number; conflicts: number }),
+    );
     await Promise.all(counters.map((counter) => counter.exited));
     // Every reported success is an increment that stayed: the counter is their sum.
     expect(reports.map((report) => report.successes)).toEqual([perChild, perChild]);

@@ -71,7 +71,8 @@ describe('edit_text_file on real disk', () => {
         });
         if (outcome.ok) done++;
         // The provider reports a replace that lost the race as changed_during_operation, effect none.
-        else if (!['content_conflict', 'changed_during_operation'].includes(outcome.error.code) || outcome.error.effect !== 'none') throw new Error(JSON.stringify(outcome));
+        else if (!['content_conflict', 'changed_during_operation'].includes(outcome.error.code) || outcome.error.effect !== 'none')
+          throw new Error(JSON.stringify(outcome));
       }
     };
     await Promise.all([bump(runtimes[0]!, 'a'), bump(runtimes[1]!, 'b')]);
@@ -79,4 +80,3 @@ describe('edit_text_file on real disk', () => {
     await runtimes[1]!.close();
   });
 });
-

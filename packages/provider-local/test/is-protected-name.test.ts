@@ -16,7 +16,20 @@ describe('the fast .git alias filter used by recursive delete', () => {
   });
 
   it('agrees with core on the listed aliases and look-alikes', () => {
-    for (const name of ['.git', '.GIT', '.git.', '.git ', '.git::$INDEX_ALLOCATION', 'GIT~1', '.g\u200Bit', '.gıt', '.gitignore', '.github', 'x.git', 'file.txt']) {
+    for (const name of [
+      '.git',
+      '.GIT',
+      '.git.',
+      '.git ',
+      '.git::$INDEX_ALLOCATION',
+      'GIT~1',
+      '.g\u200Bit',
+      '.gıt',
+      '.gitignore',
+      '.github',
+      'x.git',
+      'file.txt',
+    ]) {
       expect(isProtectedName(name), name).toBe(isGitAlias(name));
     }
   });

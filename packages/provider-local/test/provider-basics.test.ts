@@ -20,7 +20,10 @@ afterEach(async () => {
 
 function testbed(): { sandbox: Sandbox; provider: FileSystemProviderV1 } {
   const bed = createLocalTestbed();
-  cleanups.push(() => bed.sandbox.remove(), () => bed.provider.close());
+  cleanups.push(
+    () => bed.sandbox.remove(),
+    () => bed.provider.close(),
+  );
   return bed;
 }
 
@@ -195,7 +198,10 @@ describe('writing', () => {
   it('reports effect unknown when it created parents before failing', async () => {
     let racer: (() => void) | undefined;
     const bed = createLocalTestbed({ afterResolveStep: (step) => step.stage === 'effect' && racer?.() });
-    cleanups.push(() => bed.sandbox.remove(), () => bed.provider.close());
+    cleanups.push(
+      () => bed.sandbox.remove(),
+      () => bed.provider.close(),
+    );
     racer = () => writeFileSync(bed.sandbox.at('a/b/c'), 'racer');
     await expectFailure(bed.provider.writeFile(p('a/b/c'), bytes('x'), { overwrite: false }), 'already_exists', 'unknown');
     expect(readFileSync(bed.sandbox.at('a/b/c'), 'utf8')).toBe('racer');

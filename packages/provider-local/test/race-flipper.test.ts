@@ -42,7 +42,9 @@ async function race(
     const child = spawn(process.execPath, [flipper, zone, 'x', outsideDirectory, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('ready') && resolve())));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('ready') && resolve())),
+    );
     let running = true;
     void exited.then(() => (running = false));
 

@@ -106,7 +106,18 @@ it('no fd outlives a call, on success or on any refusal, nor a close amid calls'
   const first = await round(open());
   expect(first).toContain('protected_path');
   expect(new Set(first)).toEqual(
-    new Set(['protected_path', 'not_found', 'hard_link_refused', 'not_a_file', 'symlink_refused', 'not_a_directory', 'ok', 'content_conflict', 'already_exists', 'directory_not_empty']),
+    new Set([
+      'protected_path',
+      'not_found',
+      'hard_link_refused',
+      'not_a_file',
+      'symlink_refused',
+      'not_a_directory',
+      'ok',
+      'content_conflict',
+      'already_exists',
+      'directory_not_empty',
+    ]),
   );
   const before = openFds();
   for (let index = 0; index < 12; index++) await round(open());

@@ -54,7 +54,10 @@ describe('search_files on real disk', () => {
     try {
       const outcome = await agent.call('search_files', { path: 'tree', query: OUTSIDE_CONTENT });
       expect(outcome).toMatchObject({ ok: true, result: { count: 1, files_searched: 1, matches: [{ path: 'tree/own.txt' }] } });
-      expect(await agent.call('search_files', { path: 'tree/mnt', query: OUTSIDE_CONTENT })).toMatchObject({ ok: false, error: { code: 'symlink_refused' } });
+      expect(await agent.call('search_files', { path: 'tree/mnt', query: OUTSIDE_CONTENT })).toMatchObject({
+        ok: false,
+        error: { code: 'symlink_refused' },
+      });
       // Every other tool treats the mount point like a junction too, as a component or as the target.
       const before = fingerprintTree(sandbox.outside);
       for (const [tool, args] of [

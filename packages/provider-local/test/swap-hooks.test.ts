@@ -70,8 +70,10 @@ function swapForLink(sandbox: Sandbox, path: string): void {
   symlinkSync(join(sandbox.outside, 'directory'), sandbox.at(path));
 }
 
-const at = (operation: string, path: string, stage: ResolveStep['stage'] = 'walk') => (step: ResolveStep) =>
-  step.operation === operation && step.path === path && step.stage === stage;
+const at =
+  (operation: string, path: string, stage: ResolveStep['stage'] = 'walk') =>
+  (step: ResolveStep) =>
+    step.operation === operation && step.path === path && step.stage === stage;
 
 describe('a directory swapped for a link between resolution steps', () => {
   it('read: the next component is a link now, so the read is refused', async () => {

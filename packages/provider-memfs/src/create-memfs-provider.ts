@@ -1,4 +1,12 @@
-import { LibosError, checkSignal, createCallGate, type FileSystemProviderV1, type ProviderCallOptions, type ProviderCapabilities, type WorkspacePath } from '@libos/core';
+import {
+  LibosError,
+  checkSignal,
+  createCallGate,
+  type FileSystemProviderV1,
+  type ProviderCallOptions,
+  type ProviderCapabilities,
+  type WorkspacePath,
+} from '@libos/core';
 import { memfs, type IFs } from 'memfs';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
@@ -84,7 +92,10 @@ function checkRoot(root: string): string {
 /** Makes the root and its ancestors with plain mkdirs, refusing a link or a file on the way. */
 function ensureRoot(fs: IFs, root: string): void {
   let current = '';
-  for (const segment of root.split('/').slice(1).filter((part) => part !== '')) {
+  for (const segment of root
+    .split('/')
+    .slice(1)
+    .filter((part) => part !== '')) {
     current = `${current}/${segment}`;
     try {
       const stats = fs.lstatSync(current, { throwIfNoEntry: false });

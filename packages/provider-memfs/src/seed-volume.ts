@@ -98,9 +98,13 @@ function guarded<T>(relative: string, step: () => T): T {
     if (LibosError.is(error)) throw error;
     const code = hostErrorCode(error) ?? null;
     const shown = relative === '' ? '.' : relative;
-    throw new LibosError('provider_failure', `Seeding failed at '${shown}' (${code ?? 'unknown error'}); the seed directory may have changed while it was copied.`, {
-      details: { path: shown, host_code: code },
-    });
+    throw new LibosError(
+      'provider_failure',
+      `Seeding failed at '${shown}' (${code ?? 'unknown error'}); the seed directory may have changed while it was copied.`,
+      {
+        details: { path: shown, host_code: code },
+      },
+    );
   }
 }
 

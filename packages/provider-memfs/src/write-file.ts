@@ -54,7 +54,9 @@ function checkExpectedHash(fs: IFs, path: WorkspacePath, volumePath: string, lea
   try {
     const fd = fs.openSync(volumePath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     try {
-      actual = createHash('sha256').update(readPrefix(fs, fd, Number(fs.fstatSync(fd).size) + 1)).digest('hex');
+      actual = createHash('sha256')
+        .update(readPrefix(fs, fd, Number(fs.fstatSync(fd).size) + 1))
+        .digest('hex');
     } finally {
       fs.closeSync(fd);
     }

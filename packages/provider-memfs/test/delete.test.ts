@@ -26,7 +26,11 @@ describe('deleteFile', () => {
     await failsWith(provider.deleteFile(p('link'), { missingOk: true }), 'symlink_refused');
     await failsWith(provider.deleteFile(p('twin'), { missingOk: true }), 'hard_link_refused');
     await failsWith(provider.deleteFile(p('target/x'), { missingOk: true }), 'not_a_directory');
-    expect([await fixtures.kindOf('link'), text(await fixtures.readFile('target')), text(await fixtures.readFile('d/f'))]).toEqual(['symlink', 'T', 'x']);
+    expect([await fixtures.kindOf('link'), text(await fixtures.readFile('target')), text(await fixtures.readFile('d/f'))]).toEqual([
+      'symlink',
+      'T',
+      'x',
+    ]);
   });
 });
 

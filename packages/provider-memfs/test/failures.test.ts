@@ -40,15 +40,20 @@ describe('failure paths', () => {
     const outcomes = new Set<string>();
     for (let round = 0; round < 20_000; round++) {
       const index = round % calls.length;
-      outcomes.add(await calls[index]!().then(
-        () => `${index}:ok`,
-        (error: { code?: string }) => `${index}:${String(error.code)}`,
-      ));
+      outcomes.add(
+        await calls[index]!().then(
+          () => `${index}:ok`,
+          (error: { code?: string }) => `${index}:${String(error.code)}`,
+        ),
+      );
     }
     expect(openDescriptors(vol)).toBe(before);
     // Every refusal really ran: hard links, kinds, hashes, mode bits and already_exists.
     for (const code of ['hard_link_refused', 'not_a_file', 'symlink_refused', 'content_conflict', 'already_exists', 'provider_failure']) {
-      expect([...outcomes].some((outcome) => outcome.endsWith(`:${code}`)), code).toBe(true);
+      expect(
+        [...outcomes].some((outcome) => outcome.endsWith(`:${code}`)),
+        code,
+      ).toBe(true);
     }
     expect((fs.readdirSync('/workspace') as string[]).filter((name) => name.startsWith('.libos-'))).toEqual([]);
   });

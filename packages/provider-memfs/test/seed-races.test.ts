@@ -25,7 +25,7 @@ afterEach(() => {
 describe('seed races', () => {
   const swaps: Record<string, (path: string) => void> = {
     'a symlink': (path) => host.symlinkSync('/etc/passwd', path),
-    'nothing': () => undefined,
+    nothing: () => undefined,
     // unlink then mkdir usually reuses the inode number, so the inode check alone passes.
     'a directory': (path) => host.mkdirSync(path),
   };

@@ -76,7 +76,10 @@ describe('writeFile', () => {
     const { provider, fixtures } = testbed();
     await fixtures.writeFile('f', 'one');
     await failsWith(provider.writeFile(p('f'), bytesOf('two'), { overwrite: true, expectedSha256: 'missing' }), 'content_conflict');
-    const wrong = await failsWith(provider.writeFile(p('f'), bytesOf('two'), { overwrite: true, expectedSha256: sha256('other') }), 'content_conflict');
+    const wrong = await failsWith(
+      provider.writeFile(p('f'), bytesOf('two'), { overwrite: true, expectedSha256: sha256('other') }),
+      'content_conflict',
+    );
     expect(wrong.effect).toBe('none');
     expect(text(await fixtures.readFile('f'))).toBe('one');
     expect(await provider.writeFile(p('f'), bytesOf('two'), { overwrite: true, expectedSha256: sha256('one') })).toEqual({ created: false });

@@ -40,22 +40,43 @@ const path = (text) => resolveWorkspacePath(ROOT_PATH, text);
 
 const small = 'line of text\n'.repeat(80);
 await process.call('write_text_file', { path: 'docs/small.txt', content: small });
-await compare('read_text_file 1 KiB', 2, 200, 30, async () => {
-  const read = await provider.readFile(path('docs/small.txt'), { maxBytes: 65_536 });
-  new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes);
-  createHash('sha256').update(read.bytes).digest('hex');
-}, () => process.call('read_text_file', { path: 'docs/small.txt' }));
+await compare(
+  'read_text_file 1 KiB',
+  2,
+  200,
+  30,
+  async () => {
+    const read = await provider.readFile(path('docs/small.txt'), { maxBytes: 65_536 });
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes);
+    createHash('sha256').update(read.bytes).digest('hex');
+  },
+  () => process.call('read_text_file', { path: 'docs/small.txt' }),
+);
 
 const big = 'é'.repeat(2 * 1024 * 1024);
 // The gate serializes the arguments once to measure them (the contract bounds their JSON), which costs
 // about as much as encoding the content, so this call cannot get near the bare write.
-await compare('write_text_file 4 MiB', 3, 2, 15, async () => {
-  await provider.writeFile(path('big.txt'), new TextEncoder().encode(big), { overwrite: true });
-}, () => process.call('write_text_file', { path: 'big.txt', content: big }));
+await compare(
+  'write_text_file 4 MiB',
+  3,
+  2,
+  15,
+  async () => {
+    await provider.writeFile(path('big.txt'), new TextEncoder().encode(big), { overwrite: true });
+  },
+  () => process.call('write_text_file', { path: 'big.txt', content: big }),
+);
 
 for (let index = 0; index < 10_000; index++) await provider.writeFile(path(`many/entry-${index}`), new Uint8Array(1), { overwrite: true });
-await compare('read_directory 10,000 entries, limit 100', 1.5, 5, 15, async () => {
-  await provider.listDirectory(path('many'), { limit: 100 });
-}, () => process.call('read_directory', { path: 'many', limit: 100 }));
+await compare(
+  'read_directory 10,000 entries, limit 100',
+  1.5,
+  5,
+  15,
+  async () => {
+    await provider.listDirectory(path('many'), { limit: 100 });
+  },
+  () => process.call('read_directory', { path: 'many', limit: 100 }),
+);
 
 await runtime.close();

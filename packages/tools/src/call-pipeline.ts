@@ -1,12 +1,4 @@
-import {
-  LibosError,
-  resolveWorkspacePath,
-  type Authority,
-  type Bounds,
-  type CallResult,
-  type FileSystemProviderV1,
-  type Permit,
-} from '@libos/core';
+import { LibosError, resolveWorkspacePath, type Authority, type Bounds, type CallResult, type FileSystemProviderV1, type Permit } from '@libos/core';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';

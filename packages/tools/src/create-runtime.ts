@@ -8,13 +8,7 @@ import {
   type FileSystemProviderV1,
   type LibosConfig,
 } from '@libos/core';
-import {
-  createObjectMemory,
-  objectMemoryReader,
-  type CheckpointSummary,
-  type ObjectMemoryReader,
-  type ObjectStoreV1,
-} from '@libos/object-memory';
+import { createObjectMemory, objectMemoryReader, type CheckpointSummary, type ObjectMemoryReader, type ObjectStoreV1 } from '@libos/object-memory';
 import { createAuthority } from './authority/create-authority.js';
 import type { CallEnvironment } from './call-pipeline.js';
 import { createProcess, spawnAt, type RuntimeProcess, type SpawnOptions } from './runtime-process.js';
@@ -84,9 +78,7 @@ const REQUIRED_CAPABILITIES = ['atomicReplace', 'exclusiveCreate'] as const;
  * that cannot replace files atomically or create them exclusively, or a tool list with a malformed
  * or repeated tool.
  */
-export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(
-  options: RuntimeOptions<Tools>,
-): Promise<Runtime<Tools>> {
+export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(options: RuntimeOptions<Tools>): Promise<Runtime<Tools>> {
   const { provider } = options;
   if (provider?.specificationVersion !== 'v1') {
     throw new LibosError('invalid_arguments', 'The provider does not implement FileSystemProviderV1.');

@@ -1,6 +1,9 @@
 export { createRuntime } from './create-runtime.js';
 export type { Runtime, RuntimeOptions } from './create-runtime.js';
 export { loadConfig } from './load-config.js';
+export type { LoadConfigOptions } from './load-config.js';
+// Re-exported so a runtime that embeds only @libos/tools can recognise the errors its setup throws.
+export { LibosError } from '@libos/core';
 export type { RuntimeProcess, SpawnOptions } from './runtime-process.js';
 export type { CallOptions } from './call-pipeline.js';
 export type { InputIssue } from './input-issues.js';

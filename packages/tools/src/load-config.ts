@@ -1,16 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { LibosError, parseConfig, type LibosConfig } from '@libos/core';
 
+/** Options of `loadConfig`. */
+export interface LoadConfigOptions {
+  /** A file that does not exist gives the default config (no policy, default bounds) instead of an error. */
+  readonly optional?: boolean;
+}
+
 /**
  * Reads and validates a libOS config file (CONTRACT.md section 6). Throws `invalid_arguments` with
- * a message naming the file and the first bad field, or saying why the file could not be read.
+ * a message naming the file and the first bad field, or saying why the file could not be read; with
+ * `optional`, a missing file is the default config (any other problem still throws).
  */
-export async function loadConfig(file: string): Promise<LibosConfig> {
+export async function loadConfig(file: string, options: LoadConfigOptions = {}): Promise<LibosConfig> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && options.optional === true) return parseConfig({});
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : describe(error);
     throw new LibosError('invalid_arguments', `Cannot read the config file ${file}: ${reason}.`, {
       details: { reason },

@@ -30,10 +30,7 @@ export interface RuntimeProcess<Tools extends ToolList = typeof BUILTIN_TOOLS> {
    * Runs one tool; never throws, every failure is `{ok: false, error}`. A literal tool name types the
    * arguments and `result`; any other string takes `unknown` arguments, checked at run time.
    */
-  call<Name extends ToolName<Tools> | (string & {})>(
-    name: Name,
-    ...rest: ToolCallArguments<Tools, Name>
-  ): Promise<ToolCallResult<Tools, Name>>;
+  call<Name extends ToolName<Tools> | (string & {})>(name: Name, ...rest: ToolCallArguments<Tools, Name>): Promise<ToolCallResult<Tools, Name>>;
   /** A child process starting in this process's working directory. */
   spawn(): RuntimeProcess<Tools>;
   /**
@@ -67,7 +64,11 @@ export function createProcess<Tools extends ToolList>(environment: CallEnvironme
   return processFromState(environment, { id, cwd, namespace }, opened);
 }
 
-function processFromState<Tools extends ToolList>(environment: CallEnvironment, state: ProcessState, opened: Promise<unknown>): RuntimeProcess<Tools> {
+function processFromState<Tools extends ToolList>(
+  environment: CallEnvironment,
+  state: ProcessState,
+  opened: Promise<unknown>,
+): RuntimeProcess<Tools> {
   const { id } = state;
   function spawn(): RuntimeProcess<Tools>;
   function spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;

@@ -1,13 +1,4 @@
-import type {
-  ApprovalContent,
-  Authority,
-  Bounds,
-  FileSystemProviderV1,
-  Permit,
-  Right,
-  TargetKind,
-  WorkspacePath,
-} from '@libos/core';
+import type { ApprovalContent, Authority, Bounds, FileSystemProviderV1, Permit, Right, TargetKind, WorkspacePath } from '@libos/core';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 

@@ -33,6 +33,7 @@ export type ToolOutput<Tools extends ToolList, Name extends string> = string ext
 
 /** The arguments after the name: optional when the tool needs no field, required otherwise. */
 export type ToolCallArguments<Tools extends ToolList, Name extends string> =
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an input with no required field"
   {} extends ToolCallInput<Tools, Name>
     ? [args?: ToolCallInput<Tools, Name>, options?: CallOptions]
     : [args: ToolCallInput<Tools, Name>, options?: CallOptions];

@@ -175,9 +175,7 @@ describe('approval', () => {
       controller.abort();
       return 'approve';
     };
-    expect(await failureOf(authority({ approver }).authorize({ ...deleteRequest, signal: controller.signal }))).toEqual(
-      required,
-    );
+    expect(await failureOf(authority({ approver }).authorize({ ...deleteRequest, signal: controller.signal }))).toEqual(required);
   });
 
   it('gives up after approvalTimeoutMs', async () => {
@@ -199,13 +197,8 @@ describe('approval', () => {
     const { seen, approver } = recording(async () => answers.shift()!);
     const engine = authority({ approver });
     expect(await failureOf(engine.authorize(writeRequest('src/a.txt', 'first')))).toBe('approved');
-    expect((await failureOf(engine.authorize(writeRequest('src/a.txt', 'second'))) as { code: string }).code).toBe(
-      'approval_rejected',
-    );
-    expect(seen.map((request) => request.content_sha256)).toEqual([
-      sha256(encoder.encode('first')),
-      sha256(encoder.encode('second')),
-    ]);
+    expect(((await failureOf(engine.authorize(writeRequest('src/a.txt', 'second')))) as { code: string }).code).toBe('approval_rejected');
+    expect(seen.map((request) => request.content_sha256)).toEqual([sha256(encoder.encode('first')), sha256(encoder.encode('second'))]);
     expect(seen[0]!.arguments_sha256).not.toBe(seen[1]!.arguments_sha256);
   });
 

@@ -30,9 +30,10 @@ describe('a malformed policy is refused at start, naming the field and the reaso
     [grant({ path: 'a', rights: ['read'], tree: 'yes' }), 'config.grants[1].tree'],
     [grant({ path: 'a', rights: ['read'], recursive: true }), 'config.grants[1]: unknown field "recursive"'],
     [grant({ rights: ['read'] }), 'config.grants[1].path'],
-    ...['./a', 'a/', '/a', 'a//b', 'a/./b', 'a/../b', '..', '', '.git', 'src/.GIT/x', 'a\0b'].map(
-      (path): [unknown, string] => [grant({ path, rights: ['read'] }), 'config.grants[1].path: not a canonical root-relative path'],
-    ),
+    ...['./a', 'a/', '/a', 'a//b', 'a/./b', 'a/../b', '..', '', '.git', 'src/.GIT/x', 'a\0b'].map((path): [unknown, string] => [
+      grant({ path, rights: ['read'] }),
+      'config.grants[1].path: not a canonical root-relative path',
+    ]),
     [{ grants: { path: '.', rights: ['read'] } }, 'config.grants:'],
     [{ labels: [{ path: 'a/', label: 'secret' }] }, 'config.labels[0].path: not a canonical root-relative path'],
     [{ labels: [{ path: 'a', label: 'top-secret' }] }, 'config.labels[0].label: expected one of'],

@@ -24,8 +24,7 @@ describe('namespaces', () => {
       ],
     }),
   });
-  const check = (namespace: string, right: 'read' | 'write') =>
-    failureOf(() => authority.authorizeNamespace(namespace, right, own));
+  const check = (namespace: string, right: 'read' | 'write') => failureOf(() => authority.authorizeNamespace(namespace, right, own));
 
   it('lets a process read and write its own namespace, even with a policy that grants nothing', () => {
     const strict = createAuthority({ config: parseConfig({ grants: [] }) });
@@ -49,19 +48,16 @@ describe('namespaces', () => {
     expect(check(namespace, right)).toEqual({ code: 'denied', message, effect: 'none', details: { right, namespace } });
   });
 
-  it.each(['process:pid_ffffffffffffffff', 'unknown', 'Shared', 'library', 'shared/sub'])(
-    'reports %s as missing, for every right',
-    (namespace) => {
-      for (const right of ['read', 'write'] as const) {
-        expect(check(namespace, right)).toEqual({
-          code: 'namespace_not_found',
-          message: `The namespace ${JSON.stringify(namespace)} does not exist.`,
-          effect: 'none',
-          details: { namespace },
-        });
-      }
-    },
-  );
+  it.each(['process:pid_ffffffffffffffff', 'unknown', 'Shared', 'library', 'shared/sub'])('reports %s as missing, for every right', (namespace) => {
+    for (const right of ['read', 'write'] as const) {
+      expect(check(namespace, right)).toEqual({
+        code: 'namespace_not_found',
+        message: `The namespace ${JSON.stringify(namespace)} does not exist.`,
+        effect: 'none',
+        details: { namespace },
+      });
+    }
+  });
 });
 
 describe('labels and sinks', () => {

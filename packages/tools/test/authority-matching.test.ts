@@ -1,12 +1,4 @@
-import {
-  LibosError,
-  parseConfig,
-  type AccessRequest,
-  type ConfigInput,
-  type Right,
-  type TargetKind,
-  type WorkspacePath,
-} from '@libos/core';
+import { LibosError, parseConfig, type AccessRequest, type ConfigInput, type Right, type TargetKind, type WorkspacePath } from '@libos/core';
 import { describe, expect, it } from 'vitest';
 import { createAuthority } from '../src/authority/create-authority.js';
 
@@ -83,7 +75,10 @@ const CASES: readonly MatchCase[] = [
   },
   {
     name: 'an exact grant at an ancestor matches nothing below',
-    grants: (right) => [{ path: 'src', rights: [right] }, { path: '.', rights: [right] }],
+    grants: (right) => [
+      { path: 'src', rights: [right] },
+      { path: '.', rights: [right] },
+    ],
     path: 'src/a',
     file: 'denied',
     directory: 'denied',
@@ -97,7 +92,10 @@ const CASES: readonly MatchCase[] = [
   },
   {
     name: 'a tree grant on a name sharing a prefix does not match',
-    grants: (right) => [{ path: 'sr', tree: true, rights: [right] }, { path: 'src/a2', tree: true, rights: [right] }],
+    grants: (right) => [
+      { path: 'sr', tree: true, rights: [right] },
+      { path: 'src/a2', tree: true, rights: [right] },
+    ],
     path: 'src/a',
     file: 'denied',
     directory: 'denied',

@@ -18,9 +18,7 @@ describe('uses through the runtime', () => {
   it('let exactly one of 20 parallel calls through with uses: 1, across processes', async () => {
     const { runtime, calls } = await runtimeOn(true, { grants: [{ path: 'notes.txt', rights: ['write'], uses: 1 }] });
     const outcomes = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        runtime.spawn().call('write_text_file', { path: 'notes.txt', content: `writer ${index}` }),
-      ),
+      Array.from({ length: 20 }, (_, index) => runtime.spawn().call('write_text_file', { path: 'notes.txt', content: `writer ${index}` })),
     );
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.error.code === 'denied')).toHaveLength(19);
@@ -32,10 +30,14 @@ describe('approvals through the runtime', () => {
   it('show the encoded bytes, ask again for changed content, and write only what was approved', async () => {
     const approvals: ApprovalRequest[] = [];
     const answers: ('approve' | 'reject')[] = ['approve', 'reject', 'approve'];
-    const { process, calls } = await runtimeOn(true, { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] }, async (request) => {
-      approvals.push(request);
-      return answers.shift()!;
-    });
+    const { process, calls } = await runtimeOn(
+      true,
+      { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] },
+      async (request) => {
+        approvals.push(request);
+        return answers.shift()!;
+      },
+    );
     const args = { path: 'public/f.txt', content: 'héllo\n', encoding: 'utf-16' };
     expect(await process.call('write_text_file', args)).toMatchObject({ ok: true, result: { bytes_written: 14 } });
     const changed = { ...args, content: 'changed' };
@@ -53,7 +55,9 @@ describe('approvals through the runtime', () => {
       content_sha256: sha256(utf16),
       // UTF-16 bytes read leniently as UTF-8: the BOM becomes U+FFFD and every zero byte is escaped.
       preview: '\ufffd\ufffdh\\u{0000}\ufffd\\u{0000}l\\u{0000}l\\u{0000}o\\u{0000}\\n\\u{0000}',
-      message: expect.stringMatching(/^Allow write_text_file to write "public\/f\.txt"\? It would write 14 bytes \(SHA-256 [0-9a-f]{64}\)\. Preview: /u),
+      message: expect.stringMatching(
+        /^Allow write_text_file to write "public\/f\.txt"\? It would write 14 bytes \(SHA-256 [0-9a-f]{64}\)\. Preview: /u,
+      ),
     });
     expect(approvals[1]!.content_sha256).not.toBe(approvals[0]!.content_sha256);
     expect(approvals[2]).toEqual(approvals[0]);

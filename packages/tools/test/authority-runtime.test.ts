@@ -95,11 +95,7 @@ describe('authority through the runtime', () => {
       asked();
       return new Promise((resolve) => (release = resolve));
     };
-    const { process, calls } = await runtimeOn(
-      true,
-      { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] },
-      approver,
-    );
+    const { process, calls } = await runtimeOn(true, { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] }, approver);
     const pending = process.call('write_text_file', { path: 'private/f.txt', content: 'approved text' });
     await askedPromise;
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -115,11 +111,7 @@ describe('authority through the runtime', () => {
       setTimeout(() => controller.abort(), 5);
       return new Promise(() => {});
     };
-    const { process, calls } = await runtimeOn(
-      true,
-      { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] },
-      approver,
-    );
+    const { process, calls } = await runtimeOn(true, { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] }, approver);
     const outcome = await process.call('delete_file', { path: 'private/f.txt' }, { signal: controller.signal });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'approval_required', effect: 'none' } });
     expect(calls).toEqual([]);

@@ -65,7 +65,11 @@ describe('argument gate', () => {
       },
     );
     const cases: unknown[] = [
-      { get path() { return '.'; } },
+      {
+        get path() {
+          return '.';
+        },
+      },
       lateThrow,
       new Proxy({ path: '.' }, {}),
       lateProxy,
@@ -86,7 +90,15 @@ describe('argument gate', () => {
 
   it('names no tool it cannot print, without throwing', async () => {
     const bed = await createTestbed();
-    for (const name of [Object.create(null), { toString: () => { throw new Error('no'); } }, 5]) {
+    for (const name of [
+      Object.create(null),
+      {
+        toString: () => {
+          throw new Error('no');
+        },
+      },
+      5,
+    ]) {
       expect(await bed.fail(name as string, {})).toMatchObject({ code: 'unknown_tool', effect: 'none' });
     }
   });
@@ -155,7 +167,9 @@ describe('strict parse', () => {
   });
 
   it('keeps limit and max_bytes integers from 1 to their bound', async () => {
-    const bed = await createTestbed({ config: { bounds: { list_limit_max: 50, list_limit_default: 10, read_max_bytes_limit: 100, read_max_bytes_default: 10 } } });
+    const bed = await createTestbed({
+      config: { bounds: { list_limit_max: 50, list_limit_default: 10, read_max_bytes_limit: 100, read_max_bytes_default: 10 } },
+    });
     await bed.fixtures.writeFile('a.txt', 'x');
     for (const limit of [0, -1, 51, 1.5, 1e300]) {
       expect((await bed.fail('read_directory', { path: '.', limit })).code).toBe('invalid_arguments');
@@ -189,7 +203,10 @@ describe('order of checks', () => {
     const runtime = await createRuntime({ provider });
     const process = runtime.spawn();
     // The path is also outside the workspace: the encoding is checked first.
-    for (const args of [{ path: '../x', encoding: 'ebcdic' }, { path: '../x', content: 'x', encoding: 'ebcdic' }]) {
+    for (const args of [
+      { path: '../x', encoding: 'ebcdic' },
+      { path: '../x', content: 'x', encoding: 'ebcdic' },
+    ]) {
       const tool = 'content' in args ? 'write_text_file' : 'read_text_file';
       const outcome = await process.call(tool, args);
       expect(outcome).toMatchObject({ ok: false, error: { code: 'unsupported_encoding', effect: 'none' } });

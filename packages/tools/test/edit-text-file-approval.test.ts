@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createTestbed, text } from './support/harness.js';
 import { sha256 } from './support/authority-runtime-testbed.js';
 
-const ASK_WRITE = { grants: [{ path: '.', tree: true, rights: ['read' as const] }, { path: 'src', tree: true, rights: ['write' as const], mode: 'ask' as const }] };
+const ASK_WRITE = {
+  grants: [
+    { path: '.', tree: true, rights: ['read' as const] },
+    { path: 'src', tree: true, rights: ['write' as const], mode: 'ask' as const },
+  ],
+};
 
 function recording(answer: (request: ApprovalRequest) => Promise<'approve' | 'reject' | 'unavailable'> | 'approve' | 'reject') {
   const seen: ApprovalRequest[] = [];
@@ -55,7 +60,9 @@ describe('edit_text_file under an ask grant', () => {
     await bed.fixtures.writeFile('src/a.txt', 'text');
     const missing = await bed.fail('edit_text_file', { path: 'src/a.txt', edits: [{ old_text: 'absent', new_text: 'x' }] });
     expect(missing).toMatchObject({ code: 'edit_mismatch', effect: 'none', details: { edit: 0, occurrences: 0 } });
-    expect(await bed.fail('edit_text_file', { path: 'src/none.txt', edits: [{ old_text: 'a', new_text: 'b' }] })).toMatchObject({ code: 'not_found' });
+    expect(await bed.fail('edit_text_file', { path: 'src/none.txt', edits: [{ old_text: 'a', new_text: 'b' }] })).toMatchObject({
+      code: 'not_found',
+    });
     expect(approve.seen.map((request) => [request.content_bytes, request.content_sha256, request.preview])).toEqual([
       [null, null, null],
       [null, null, null],
@@ -66,9 +73,11 @@ describe('edit_text_file under an ask grant', () => {
     const other = await createTestbed({ config: ASK_WRITE, approver: reject.approver });
     await other.fixtures.writeFile('src/a.txt', 'secret word');
     const probes = await Promise.all(
-      [['src/a.txt', 'secret'], ['src/a.txt', 'guess'], ['src/none.txt', 'secret']].map(([path, old_text]) =>
-        other.fail('edit_text_file', { path, edits: [{ old_text, new_text: 'x' }] }),
-      ),
+      [
+        ['src/a.txt', 'secret'],
+        ['src/a.txt', 'guess'],
+        ['src/none.txt', 'secret'],
+      ].map(([path, old_text]) => other.fail('edit_text_file', { path, edits: [{ old_text, new_text: 'x' }] })),
     );
     for (const probe of probes) expect(probe).toMatchObject({ code: 'approval_rejected', effect: 'none' });
     expect(probes[0]!.message).toBe(probes[1]!.message);
@@ -78,12 +87,16 @@ describe('edit_text_file under an ask grant', () => {
   it('reads nothing when there is no approver to show the diff to, and spends no use on a rejection', async () => {
     const bed = await createTestbed({ config: { grants: [{ path: 'a.txt', rights: ['write'], mode: 'ask', uses: 1 }] } });
     await bed.fixtures.writeFile('a.txt', 'x');
-    expect(await bed.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] })).toMatchObject({ code: 'approval_required' });
+    expect(await bed.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] })).toMatchObject({
+      code: 'approval_required',
+    });
     let answer: 'approve' | 'reject' = 'reject';
     const { approver } = recording(() => answer);
     const asked = await createTestbed({ config: { grants: [{ path: 'a.txt', rights: ['write'], mode: 'ask', uses: 1 }] }, approver });
     await asked.fixtures.writeFile('a.txt', 'x');
-    expect(await asked.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] })).toMatchObject({ code: 'approval_rejected' });
+    expect(await asked.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] })).toMatchObject({
+      code: 'approval_rejected',
+    });
     answer = 'approve';
     await asked.ok('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] });
     expect(await asked.fail('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'y', new_text: 'z' }] })).toMatchObject({ code: 'denied' });

@@ -117,9 +117,24 @@ describe('edit_text_file', () => {
     ['a missing file', async () => {}, 'missing.txt', 'not_found'],
     ['a directory', async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.makeDirectory('d'), 'd', 'not_a_file'],
     ['a FIFO', async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.fifo('pipe'), 'pipe', 'not_a_file'],
-    ['a symlink to an outside file', async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.symlink('ln', bed.fixtures.outside.fileTarget('.')), 'ln', 'symlink_refused'],
-    ['a file behind a directory symlink', async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.symlink('dl', bed.fixtures.outside.directoryTarget('.')), 'dl/secret.txt', 'symlink_refused'],
-    ['a hard-linked file', async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.outside.hardLinkFromOutside('hl.txt'), 'hl.txt', 'hard_link_refused'],
+    [
+      'a symlink to an outside file',
+      async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.symlink('ln', bed.fixtures.outside.fileTarget('.')),
+      'ln',
+      'symlink_refused',
+    ],
+    [
+      'a file behind a directory symlink',
+      async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.symlink('dl', bed.fixtures.outside.directoryTarget('.')),
+      'dl/secret.txt',
+      'symlink_refused',
+    ],
+    [
+      'a hard-linked file',
+      async (bed: Awaited<ReturnType<typeof createTestbed>>) => bed.fixtures.outside.hardLinkFromOutside('hl.txt'),
+      'hl.txt',
+      'hard_link_refused',
+    ],
   ] as const)('refuses %s and the outside stays as it was', async (_name, setup, path, code) => {
     const bed = await createTestbed();
     await setup(bed);
@@ -152,7 +167,10 @@ describe('edit_text_file', () => {
     await bed.fixtures.writeFile('big.txt', 'x'.repeat(17));
     expect(await bed.fail('edit_text_file', { path: 'big.txt', edits: [edit('x', 'y', true)] })).toMatchObject({ code: 'too_large', effect: 'none' });
     await bed.fixtures.writeFile('small.txt', 'ab');
-    expect(await bed.fail('edit_text_file', { path: 'small.txt', edits: [edit('a', 'a'.repeat(20))] })).toMatchObject({ code: 'too_large', effect: 'none' });
+    expect(await bed.fail('edit_text_file', { path: 'small.txt', edits: [edit('a', 'a'.repeat(20))] })).toMatchObject({
+      code: 'too_large',
+      effect: 'none',
+    });
     // A one-character pattern with a long replacement is measured before it is built.
     expect(await bed.fail('edit_text_file', { path: 'small.txt', edits: [edit('b', 'b'.repeat(1000), true)] })).toMatchObject({ code: 'too_large' });
     expect(text(await bed.fixtures.readFile('small.txt'))).toBe('ab');
@@ -177,7 +195,7 @@ describe('edit_text_file', () => {
     expect(String(result.diff).split('\n').slice(0, 2)).toEqual([`--- ${JSON.stringify(`a/${name}`)}`, `+++ ${JSON.stringify(`b/${name}`)}`]);
   });
 
-  it('never loses a concurrent agent\'s update: of two edits made from the same bytes, one lands and the other is content_conflict', async () => {
+  it("never loses a concurrent agent's update: of two edits made from the same bytes, one lands and the other is content_conflict", async () => {
     const { provider, fixtures } = createMemfsTestbed();
     await fixtures.writeFile('shared.txt', 'alpha\nbeta\n');
     // Both agents read before either writes: the interleaving that loses an update without the hash check.

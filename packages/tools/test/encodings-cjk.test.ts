@@ -11,10 +11,7 @@ interface CodecFixtures {
   readonly encode: readonly { readonly text: string; readonly hex?: string; readonly error?: number }[];
 }
 
-const fixtures = JSON.parse(readFileSync(new URL('./encodings-fixtures.json', import.meta.url), 'utf8')) as Record<
-  string,
-  CodecFixtures
->;
+const fixtures = JSON.parse(readFileSync(new URL('./encodings-fixtures.json', import.meta.url), 'utf8')) as Record<string, CodecFixtures>;
 const CJK = ['shift_jis', 'euc-jp', 'gbk', 'gb18030', 'big5', 'euc-kr'] as const;
 
 describe.each(CJK)('%s against Python fixtures', (encoding) => {
@@ -46,8 +43,21 @@ describe.each(CJK)('%s against Python fixtures', (encoding) => {
 describe('CJK codecs', () => {
   it('are all listed and resolved by their aliases', () => {
     expect(ENCODING_NAMES).toEqual([
-      'utf-8', 'utf-8-sig', 'utf-16', 'utf-16-le', 'utf-16-be', 'ascii', 'latin-1', 'cp1252',
-      'shift_jis', 'euc-jp', 'gbk', 'gb18030', 'big5', 'euc-kr', 'koi8-r',
+      'utf-8',
+      'utf-8-sig',
+      'utf-16',
+      'utf-16-le',
+      'utf-16-be',
+      'ascii',
+      'latin-1',
+      'cp1252',
+      'shift_jis',
+      'euc-jp',
+      'gbk',
+      'gb18030',
+      'big5',
+      'euc-kr',
+      'koi8-r',
     ]);
     expect(resolveEncoding('SHIFT-JIS').name).toBe('shift_jis');
     expect(resolveEncoding('Shift_JIS').name).toBe('shift_jis');

@@ -54,7 +54,15 @@ describe('loadConfig', () => {
   });
 
   it('names the bad field of a malformed config', async () => {
-    const file = await configFile('bad-field.json', JSON.stringify({ grants: [{ path: 'a', rights: ['read'] }, { path: 'b', rights: ['read'], uses: 0 }] }));
+    const file = await configFile(
+      'bad-field.json',
+      JSON.stringify({
+        grants: [
+          { path: 'a', rights: ['read'] },
+          { path: 'b', rights: ['read'], uses: 0 },
+        ],
+      }),
+    );
     const error = await failureOf(loadConfig(file));
     expect(error.code).toBe('invalid_arguments');
     expect(error.message).toContain('config.grants[1].uses');

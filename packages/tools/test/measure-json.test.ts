@@ -4,7 +4,11 @@ import { measureJson } from '../src/measure-json.js';
 
 describe('measureJson', () => {
   it('counts exactly the UTF-8 bytes of JSON.stringify for any JSON value, lone surrogates included', () => {
-    const value = fc.oneof(fc.jsonValue(), fc.array(fc.string({ unit: 'binary' })), fc.dictionary(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true })));
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.array(fc.string({ unit: 'binary' })),
+      fc.dictionary(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true })),
+    );
     fc.assert(
       fc.property(fc.oneof(value, fc.string({ unit: 'binary' })), (input) => {
         const json = JSON.stringify(input);
@@ -16,10 +20,22 @@ describe('measureJson', () => {
 
   it('flags what JSON cannot carry exactly', () => {
     const shared = { a: 1 };
-    for (const input of [undefined, Number.NaN, -Infinity, 1n, () => 1, Symbol('s'), new Date(0), [1, , 3], { a: undefined }, { shared, again: shared }, Object.create({ inherited: 1 })]) {
+    for (const input of [
+      undefined,
+      Number.NaN,
+      -Infinity,
+      1n,
+      () => 1,
+      Symbol('s'),
+      new Date(0),
+      [1, , 3],
+      { a: undefined },
+      { shared, again: shared },
+      Object.create({ inherited: 1 }),
+    ]) {
       expect(measureJson(input, 1000).plain, String(input)).toBe(false);
     }
-    expect(measureJson(Object.create(null), 10)).toEqual({ plain: true, bytes: 2, json: "{}" });
+    expect(measureJson(Object.create(null), 10)).toEqual({ plain: true, bytes: 2, json: '{}' });
   });
 
   it('counts what JSON.stringify refuses iteratively, stopping once past the limit', () => {
@@ -39,7 +55,10 @@ describe('measureJson', () => {
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         let deep: unknown = text;
         for (let level = 0; level < depth; level++) deep = [deep];
-        expect(measureJson(deep, Number.MAX_SAFE_INTEGER)).toEqual({ plain: true, bytes: 2 * depth + Buffer.byteLength(JSON.stringify(text), 'utf8') });
+        expect(measureJson(deep, Number.MAX_SAFE_INTEGER)).toEqual({
+          plain: true,
+          bytes: 2 * depth + Buffer.byteLength(JSON.stringify(text), 'utf8'),
+        });
       }),
       { numRuns: 100, examples: [['"\\\u0000\u001f\b\t\n\f\r\u007f\ud800x\udc00\u{1F600}é€']] },
     );

@@ -41,7 +41,7 @@ describe('namespaces a process may use', () => {
     expect(await bed.ok(EXPORT, { name: 'a', path: 'o.txt', namespace: 'shared' })).toMatchObject({ namespace: 'shared' });
   });
 
-  it('cannot reach another process\'s namespace or an undeclared one: namespace_not_found', async () => {
+  it("cannot reach another process's namespace or an undeclared one: namespace_not_found", async () => {
     const bed = await createTestbed({ config });
     await bed.fixtures.writeFile('a.txt', 'a');
     const other = bed.runtime.spawn();
@@ -139,10 +139,15 @@ describe('labels and sinks', () => {
     return bed;
   }
 
-  it('carries the file\'s label onto the Object', async () => {
+  it("carries the file's label onto the Object", async () => {
     const bed = await labelled();
     const labelOf = async (name: string) => (await bed.runtime.objects.get(bed.process.namespace, name)).label;
-    expect(await Promise.all([labelOf('key'), labelOf('shareable'), labelOf('public'), labelOf('notes')])).toEqual(['secret', 'confidential', 'public', 'normal']);
+    expect(await Promise.all([labelOf('key'), labelOf('shareable'), labelOf('public'), labelOf('notes')])).toEqual([
+      'secret',
+      'confidential',
+      'public',
+      'normal',
+    ]);
   });
 
   const matrix: [string, string, boolean][] = [

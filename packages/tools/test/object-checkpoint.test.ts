@@ -38,8 +38,8 @@ describe('runtime checkpoints', () => {
     // A new runtime on an empty workspace: the Objects come back, the files do not.
     const { provider, fixtures } = createMemfsTestbed();
     const restored = await createRuntime({ provider, config, restore: file });
-    const before = (await bed.runtime.objects.get('shared', 'plan'));
-    const after = (await restored.objects.get('shared', 'plan'));
+    const before = await bed.runtime.objects.get('shared', 'plan');
+    const after = await restored.objects.get('shared', 'plan');
     expect(after).toEqual(before);
     expect(after).toMatchObject({ type: 'plan', label: 'secret' });
     expect(await fixtures.kindOf('secrets')).toBe('missing');
@@ -83,7 +83,7 @@ describe('runtime checkpoints', () => {
     await bed.fixtures.writeFile('a.txt', 'a');
     await bed.ok('create_object_from_file', { name: 'a', path: 'a.txt', namespace: 'shared' });
     const fresh = await createTestbed({ config });
-    expect((await fresh.runtime.objects.list('shared'))).toEqual([]);
+    expect(await fresh.runtime.objects.list('shared')).toEqual([]);
     await fresh.fixtures.writeFile('a.txt', 'a');
     expect(await fresh.ok('create_object_from_file', { name: 'a', path: 'a.txt', namespace: 'shared' })).toMatchObject({ name: 'a' });
   });

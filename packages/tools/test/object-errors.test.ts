@@ -81,7 +81,7 @@ describe('state errors of create_object_from_file', () => {
     ] as const) {
       expect(await bed.fail(IMPORT, { name: 'n', path }), path).toMatchObject({ code, effect: 'none' });
     }
-    expect((await bed.runtime.objects.list(bed.process.namespace))).toEqual([]);
+    expect(await bed.runtime.objects.list(bed.process.namespace)).toEqual([]);
   });
 
   it('fails with provider_failure once the runtime is closed', async () => {
@@ -192,7 +192,7 @@ describe('approval', () => {
     for (const path of ['a.txt', 'missing.txt']) {
       expect(await bed.fail(IMPORT, { name: 'a', path })).toMatchObject({ code, effect: 'none' });
     }
-    expect((await bed.runtime.objects.list(bed.process.namespace))).toEqual([]);
+    expect(await bed.runtime.objects.list(bed.process.namespace)).toEqual([]);
   });
 
   it('an export refused by the approver writes nothing', async () => {

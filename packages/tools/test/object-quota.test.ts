@@ -22,8 +22,8 @@ describe('Object Memory quotas through create_object_from_file', () => {
     await bed.ok('create_object_from_file', { name: 'two', path: 'a.txt' });
     const error = await bed.fail('create_object_from_file', { name: 'three', path: 'a.txt' });
     expect(error).toMatchObject({ code: 'quota_exceeded', effect: 'none', details: { quota: 'objects_max_count' } });
-    expect((await bed.runtime.objects.find(bed.process.namespace, 'three'))).toBeUndefined();
-    expect((await bed.runtime.objects.usage())).toMatchObject({ objects: 2, maxObjectsCount: 2 });
+    expect(await bed.runtime.objects.find(bed.process.namespace, 'three')).toBeUndefined();
+    expect(await bed.runtime.objects.usage()).toMatchObject({ objects: 2, maxObjectsCount: 2 });
   });
 
   it('keeps retained memory bounded while imports past objects_max_bytes are refused', async () => {
@@ -40,7 +40,7 @@ describe('Object Memory quotas through create_object_from_file', () => {
     }
     expect(codes.slice(0, 3)).toEqual(['ok', 'ok', 'ok']);
     expect(new Set(codes.slice(3))).toEqual(new Set(['quota_exceeded']));
-    const usage = (await bed.runtime.objects.usage());
+    const usage = await bed.runtime.objects.usage();
     expect(usage.objects).toBe(3);
     expect(usage.bytes).toBeLessThanOrEqual(quota);
     // The three stored texts (24 MiB) plus slack; without the quota this would be over 300 MiB.

@@ -50,7 +50,7 @@ describe('round trip file -> Object -> file', () => {
       bytes_read: bytes.length,
       truncated: false,
     });
-    const object = (await bed.runtime.objects.get(bed.process.namespace, 'doc'));
+    const object = await bed.runtime.objects.get(bed.process.namespace, 'doc');
     expect(object).toMatchObject({ oid: created['oid'], label: 'normal', created_by: bed.process.id });
     expect(object.payload).toEqual({
       kind: 'workspace_text_file',
@@ -117,7 +117,7 @@ describe('the two truncation gates', () => {
       code: 'too_large',
       effect: 'none',
     });
-    expect((await bed.runtime.objects.find(bed.process.namespace, 'big'))).toBeUndefined();
+    expect(await bed.runtime.objects.find(bed.process.namespace, 'big')).toBeUndefined();
     const created = await bed.ok('create_object_from_file', { name: 'big', path: 'big.txt', max_bytes: 5, allow_truncated: true });
     expect(created).toMatchObject({ bytes_read: 5, truncated: true });
     // The cut é is dropped from the content, but its first byte still counts as read.
@@ -161,7 +161,7 @@ describe('the two truncation gates', () => {
     expect(await bed.ok('write_object_to_file', { name: 'e', path: 'out.txt' })).toMatchObject({ bytes_written: payload['stored_bytes'] });
   });
 
-  it('counts stored_bytes in the Object\'s own encoding', async () => {
+  it("counts stored_bytes in the Object's own encoding", async () => {
     const bed = await createTestbed({ config: { bounds: { object_payload_max_bytes: 200 } } });
     await bed.fixtures.writeFile('latin.txt', resolveEncoding('latin-1').encode('é'.repeat(200)));
     await bed.ok('create_object_from_file', { name: 'l', path: 'latin.txt', encoding: 'latin-1', allow_truncated: true });
@@ -201,7 +201,7 @@ describe('Objects stay immutable, unique and out of the view', () => {
     const winners = outcomes.filter((outcome) => outcome.ok);
     expect(winners).toHaveLength(1);
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.error.code === 'name_taken')).toHaveLength(49);
-    expect((await bed.runtime.objects.list('shared'))).toHaveLength(1);
+    expect(await bed.runtime.objects.list('shared')).toHaveLength(1);
     expect((await bed.runtime.objects.get('shared', 'race')).oid).toBe(winners[0]!.ok ? winners[0]!.result['oid'] : undefined);
   });
 
@@ -209,7 +209,7 @@ describe('Objects stay immutable, unique and out of the view', () => {
     const bed = await createTestbed();
     await bed.fixtures.writeFile('a.txt', 'a');
     await bed.ok('create_object_from_file', { name: 'a', path: 'a.txt', object_type: 'evidence' });
-    expect((await bed.runtime.objects.view(bed.process.id).list())).toEqual([]);
+    expect(await bed.runtime.objects.view(bed.process.id).list()).toEqual([]);
     expect((await bed.runtime.objects.get(bed.process.namespace, 'a')).type).toBe('evidence');
   });
 });

@@ -7,7 +7,27 @@ import { assertContractResult, createTestbed, text, type Testbed } from './suppo
 const TOOL_NAMES: readonly string[] = BUILTIN_TOOLS.map((tool) => tool.name);
 const ARGUMENT_CODES = ['invalid_arguments', 'arguments_too_large', 'invalid_path', 'unsupported_encoding', 'encode_failed', 'unknown_tool'];
 
-const segment = fc.constantFrom('a', 'b', 'file.txt', 'dir', 'link', 'twin', 'pipe', '.', '..', '', '.git', '.GIT.', 'git~1', 'é', '\\', ' ', 'x:y', '\u0000', 'n'.repeat(256));
+const segment = fc.constantFrom(
+  'a',
+  'b',
+  'file.txt',
+  'dir',
+  'link',
+  'twin',
+  'pipe',
+  '.',
+  '..',
+  '',
+  '.git',
+  '.GIT.',
+  'git~1',
+  'é',
+  '\\',
+  ' ',
+  'x:y',
+  '\u0000',
+  'n'.repeat(256),
+);
 const pathLike = fc.oneof(
   fc.array(segment, { maxLength: 5 }).map((parts) => parts.join('/')),
   fc.array(segment, { maxLength: 3 }).map((parts) => `/${parts.join('/')}`),
@@ -74,7 +94,8 @@ describe('random calls', () => {
         const outcome = await process.call(name, args);
         assertContractResult(bed.runtime, name, outcome);
         if (!outcome.ok && ARGUMENT_CODES.includes(outcome.error.code)) expect(outcome.error.effect).toBe('none');
-        if (!TOOL_NAMES.includes(name)) expect(outcome).toMatchObject({ ok: false, error: { code: expect.stringMatching(/unknown_tool|arguments_too_large/) } });
+        if (!TOOL_NAMES.includes(name))
+          expect(outcome).toMatchObject({ ok: false, error: { code: expect.stringMatching(/unknown_tool|arguments_too_large/) } });
       }),
       { numRuns: 800 },
     );

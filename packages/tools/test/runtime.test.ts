@@ -205,8 +205,10 @@ const builtTools = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const builtMemfs = fileURLToPath(new URL('../../provider-memfs/dist/index.js', import.meta.url));
 
 describe('approval timeout keeps the process alive', () => {
-  it.runIf(existsSync(builtTools) && existsSync(builtMemfs))('a child process whose only pending work is a silent approver still gets approval_required', () => {
-    const script = `
+  it.runIf(existsSync(builtTools) && existsSync(builtMemfs))(
+    'a child process whose only pending work is a silent approver still gets approval_required',
+    () => {
+      const script = `
       const { createRuntime } = await import(${JSON.stringify(builtTools)});
       const { createMemfsProvider } = await import(${JSON.stringify(builtMemfs)});
       const runtime = await createRuntime({
@@ -217,7 +219,8 @@ describe('approval timeout keeps the process alive', () => {
       });
       const outcome = await runtime.spawn().call('write_text_file', { path: 'x.txt', content: 'x' });
       process.stdout.write(outcome.ok ? 'ok' : outcome.error.code);`;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(output).toBe('approval_required');
-  });
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(output).toBe('approval_required');
+    },
+  );
 });

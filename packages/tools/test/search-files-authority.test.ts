@@ -20,7 +20,8 @@ async function bedWith(config: ConfigInput, withPrivate: boolean, seen: Approval
       return 'approve';
     },
   });
-  for (const [path, content] of Object.entries({ ...PUBLIC_FILES, ...(withPrivate ? PRIVATE_FILES : {}) })) await bed.fixtures.writeFile(path, content);
+  for (const [path, content] of Object.entries({ ...PUBLIC_FILES, ...(withPrivate ? PRIVATE_FILES : {}) }))
+    await bed.fixtures.writeFile(path, content);
   if (!withPrivate) {
     // The same names exist, holding nothing that matches: only contents could differ.
     for (const path of Object.keys(PRIVATE_FILES)) await bed.fixtures.writeFile(path, 'nothing here\n');
@@ -80,10 +81,25 @@ describe('search_files and authority', () => {
   });
 
   it('spends one use of a limited grant per search, however many files that grant lets it read', async () => {
-    const bed = await bedWith({ grants: [{ path: '.', tree: true, rights: ['read'], uses: 2 }, { path: 'z.txt', rights: ['read'], uses: 1 }] }, true);
+    const bed = await bedWith(
+      {
+        grants: [
+          { path: '.', tree: true, rights: ['read'], uses: 2 },
+          { path: 'z.txt', rights: ['read'], uses: 1 },
+        ],
+      },
+      true,
+    );
     const result = await bed.ok('search_files', { path: '.', query: 'token' });
     // z.txt is decided by both limited grants; the tree grant this call already spent covers it.
-    expect((result.matches as { path: string }[]).map((match) => match.path)).toEqual(['askme/c.txt', 'private/a.txt', 'private/deep/b.txt', 'public/a.txt', 'public/denied.txt', 'z.txt']);
+    expect((result.matches as { path: string }[]).map((match) => match.path)).toEqual([
+      'askme/c.txt',
+      'private/a.txt',
+      'private/deep/b.txt',
+      'public/a.txt',
+      'public/denied.txt',
+      'z.txt',
+    ]);
     await bed.ok('read_directory', { path: '.' });
     expect(await bed.fail('search_files', { path: '.', query: 'token' })).toMatchObject({ code: 'denied', effect: 'none' });
   });

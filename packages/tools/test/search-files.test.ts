@@ -7,7 +7,10 @@ async function tree(bed: Bed, files: Record<string, string>) {
   for (const [path, content] of Object.entries(files)) await bed.fixtures.writeFile(path, content);
 }
 
-const found = (result: Record<string, unknown>) => (result.matches as { path: string; line: number; column: number; text: string }[]).map((match) => `${match.path}:${match.line}:${match.column}:${match.text}`);
+const found = (result: Record<string, unknown>) =>
+  (result.matches as { path: string; line: number; column: number; text: string }[]).map(
+    (match) => `${match.path}:${match.line}:${match.column}:${match.text}`,
+  );
 
 describe('search_files', () => {
   it('finds a literal in every file, depth first in code-point order, one match per line with 1-based line and code-point column', async () => {
@@ -20,7 +23,13 @@ describe('search_files', () => {
       'c.txt': 'nothing',
     });
     const result = await bed.ok('search_files', { path: '.', query: 'needle' });
-    expect(found(result)).toEqual(['Z.txt:1:3:x needle', 'a/B.txt:1:1:needle', 'a/z.txt:1:3:😀 needle', 'b.txt:2:1:needle here', 'b.txt:3:5:and needle needle']);
+    expect(found(result)).toEqual([
+      'Z.txt:1:3:x needle',
+      'a/B.txt:1:1:needle',
+      'a/z.txt:1:3:😀 needle',
+      'b.txt:2:1:needle here',
+      'b.txt:3:5:and needle needle',
+    ]);
     expect(result).toMatchObject({ path: '.', count: 5, truncated: false, files_searched: 5 });
   });
 
@@ -36,11 +45,17 @@ describe('search_files', () => {
   it('matches case-insensitively, and with regex through RE2', async () => {
     const bed = await createTestbed();
     await tree(bed, { 'a.txt': 'Alpha\nALPHA beta\nbeta 42\nÉclair éclair\n' });
-    expect(found(await bed.ok('search_files', { path: '.', query: 'alpha', case_sensitive: false }))).toEqual(['a.txt:1:1:Alpha', 'a.txt:2:1:ALPHA beta']);
+    expect(found(await bed.ok('search_files', { path: '.', query: 'alpha', case_sensitive: false }))).toEqual([
+      'a.txt:1:1:Alpha',
+      'a.txt:2:1:ALPHA beta',
+    ]);
     expect(found(await bed.ok('search_files', { path: '.', query: '\\d+$', regex: true }))).toEqual(['a.txt:3:6:beta 42']);
     expect(found(await bed.ok('search_files', { path: '.', query: '^beta', regex: true }))).toEqual(['a.txt:3:1:beta 42']);
     expect(found(await bed.ok('search_files', { path: '.', query: 'éCLAIR', case_sensitive: false }))).toEqual(['a.txt:4:1:Éclair éclair']);
-    expect(found(await bed.ok('search_files', { path: '.', query: 'l.h', regex: true, case_sensitive: false }))).toEqual(['a.txt:1:2:Alpha', 'a.txt:2:2:ALPHA beta']);
+    expect(found(await bed.ok('search_files', { path: '.', query: 'l.h', regex: true, case_sensitive: false }))).toEqual([
+      'a.txt:1:2:Alpha',
+      'a.txt:2:2:ALPHA beta',
+    ]);
     expect(found(await bed.ok('search_files', { path: '.', query: 'l.h', regex: true }))).toEqual(['a.txt:1:2:Alpha']);
     // A literal is literal: regex metacharacters match themselves.
     await tree(bed, { 'b.txt': 'price: $4.99 (net)\n' });
@@ -109,10 +124,22 @@ describe('search_files', () => {
     const files: Record<string, string> = {};
     for (let index = 0; index < 10; index++) files[`f${index}.txt`] = 'hit\nhit\n';
     await tree(bed, files);
-    expect(await bed.ok('search_files', { path: '.', query: 'hit', max_results: 20 })).toMatchObject({ count: 20, truncated: false, files_searched: 10 });
-    expect(await bed.ok('search_files', { path: '.', query: 'hit', max_results: 19 })).toMatchObject({ count: 19, truncated: true, files_searched: 10 });
+    expect(await bed.ok('search_files', { path: '.', query: 'hit', max_results: 20 })).toMatchObject({
+      count: 20,
+      truncated: false,
+      files_searched: 10,
+    });
+    expect(await bed.ok('search_files', { path: '.', query: 'hit', max_results: 19 })).toMatchObject({
+      count: 19,
+      truncated: true,
+      files_searched: 10,
+    });
     expect(await bed.ok('search_files', { path: '.', query: 'hit', max_files: 3 })).toMatchObject({ count: 6, truncated: true, files_searched: 3 });
-    expect(await bed.ok('search_files', { path: '.', query: 'hit', max_files: 10 })).toMatchObject({ count: 20, truncated: false, files_searched: 10 });
+    expect(await bed.ok('search_files', { path: '.', query: 'hit', max_files: 10 })).toMatchObject({
+      count: 20,
+      truncated: false,
+      files_searched: 10,
+    });
     const small = await createTestbed({ config: { bounds: { result_max_bytes: 400 } } });
     await tree(small, files);
     const cut = await small.ok('search_files', { path: '.', query: 'hit' });

@@ -66,9 +66,7 @@ describe('write_text_file', () => {
 
   it('lets exactly one of two racing exclusive creators win', async () => {
     const bed = await createTestbed();
-    const outcomes = await Promise.all(
-      ['one', 'two'].map((content) => bed.call('write_text_file', { path: 'race.txt', content, overwrite: false })),
-    );
+    const outcomes = await Promise.all(['one', 'two'].map((content) => bed.call('write_text_file', { path: 'race.txt', content, overwrite: false })));
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.error.code === 'already_exists')).toHaveLength(1);
   });

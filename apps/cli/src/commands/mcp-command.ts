@@ -35,7 +35,9 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   const approver = createElicitationApprover(() => mcp?.server);
   // With roots, only the config is known before `initialize`: the tool list comes from it alone.
   let workspace: OpenWorkspace | undefined = fromRoots ? undefined : await openWorkspace(options, approver);
-  const listing = workspace ?? (await openWorkspace({ provider: 'memfs', root: options.root, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) }));
+  const listing =
+    workspace ??
+    (await openWorkspace({ provider: 'memfs', root: options.root, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) }));
   const { tools, bounds } = { tools: listing.runtime.tools, bounds: listing.bounds };
   if (fromRoots) await listing.close();
   const deferred = createDeferredProcess();
@@ -75,7 +77,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   process.stdin.pipe(input);
   // Logged once the signal handlers are in place: a launcher may signal as soon as it reads this.
   if (fromRoots) {
-    log('no --root: waiting for the client\'s MCP roots (local provider)');
+    log("no --root: waiting for the client's MCP roots (local provider)");
     server.oninitialized = () => {
       void serveClientRoot(server, options, approver).then(
         (opened) => {
@@ -107,13 +109,20 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
 }
 
 /** The workspace the client's one `file://` root names, opened like `--root` would open it. */
-async function serveClientRoot(server: McpSession['server'], options: WorkspaceOptions, approver: Approver): Promise<OpenWorkspace & { root: string }> {
+async function serveClientRoot(
+  server: McpSession['server'],
+  options: WorkspaceOptions,
+  approver: Approver,
+): Promise<OpenWorkspace & { root: string }> {
   const root = await clientRoot(server);
   if ('refusal' in root) throw new Error(root.refusal);
   try {
     return { ...(await openWorkspace({ ...options, root: root.directory }, approver)), root: root.directory };
   } catch (error) {
-    throw new Error(`the client's root ${escapeForDisplay(root.directory)} cannot be served (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new Error(
+      `the client's root ${escapeForDisplay(root.directory)} cannot be served (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
   }
 }
 

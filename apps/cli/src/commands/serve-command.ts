@@ -38,7 +38,10 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
 
   // One runtime serves every session; an approval goes to the client of the session asking.
-  const workspace = await openWorkspace(workspaceOptions, createElicitationApprover(() => currentSession.getStore()?.mcp.server));
+  const workspace = await openWorkspace(
+    workspaceOptions,
+    createElicitationApprover(() => currentSession.getStore()?.mcp.server),
+  );
   const server = await serveHttp({
     ...httpOptions,
     runtime: workspace.runtime,
@@ -48,7 +51,12 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
     await workspace.close();
     throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
   });
-  const served = workspaceOptions.provider === 'local' ? workspaceOptions.root : workspaceOptions.seed === undefined ? 'an empty volume' : `a copy of ${workspaceOptions.seed}`;
+  const served =
+    workspaceOptions.provider === 'local'
+      ? workspaceOptions.root
+      : workspaceOptions.seed === undefined
+        ? 'an empty volume'
+        : `a copy of ${workspaceOptions.seed}`;
   log(
     `serving ${workspace.runtime.tools.length} tools (${workspaceOptions.provider} provider, ${served}) on ${server.url}` +
       (httpOptions.token === undefined ? ' without a token (loopback only)' : ' (bearer token required)'),

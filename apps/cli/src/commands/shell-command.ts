@@ -15,10 +15,14 @@ const HISTORY_SIZE = 500;
  * input. Fed a script (not a terminal), it exits 1 if any command failed.
  */
 export async function shellCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine('libos shell', () => parseArgs(strictArgs(args, {
-    ...WORKSPACE_FLAGS,
-    history: { type: 'string' },
-  })));
+  const { values, positionals } = parseCommandLine('libos shell', () =>
+    parseArgs(
+      strictArgs(args, {
+        ...WORKSPACE_FLAGS,
+        history: { type: 'string' },
+      }),
+    ),
+  );
   if (values.help === true) {
     process.stdout.write(SHELL_HELP);
     return 0;
@@ -65,5 +69,9 @@ export async function shellCommand(args: readonly string[]): Promise<number> {
 async function readHistory(file: string): Promise<string[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   // readline keeps the newest line first.
-  return text.split('\n').filter((line) => line !== '').slice(-HISTORY_SIZE).reverse();
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .slice(-HISTORY_SIZE)
+    .reverse();
 }

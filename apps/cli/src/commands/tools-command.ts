@@ -7,11 +7,15 @@ import { TOOL_FORMATS, formatTools, type ToolFormat } from './tool-formats.js';
 
 /** `libos tools`: every tool's schema as JSON, in the shape one ecosystem takes. */
 export async function toolsCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine('libos tools', () => parseArgs(strictArgs(args, {
-    format: { type: 'string', short: 'f' },
-    config: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  })));
+  const { values, positionals } = parseCommandLine('libos tools', () =>
+    parseArgs(
+      strictArgs(args, {
+        format: { type: 'string', short: 'f' },
+        config: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      }),
+    ),
+  );
   if (values.help === true) {
     process.stdout.write(TOOLS_HELP);
     return 0;

@@ -33,6 +33,7 @@ export function checkAccess(request: IncomingMessage, token: string | undefined,
 
 /** The origins a browser would send for pages served by this very server. */
 export function ownOriginsOf(host: string, port: number): ReadonlySet<string> {
-  const names = host === '127.0.0.1' || host === 'localhost' || host === '::1' ? ['127.0.0.1', 'localhost', '[::1]'] : [host.includes(':') ? `[${host}]` : host];
+  const names =
+    host === '127.0.0.1' || host === 'localhost' || host === '::1' ? ['127.0.0.1', 'localhost', '[::1]'] : [host.includes(':') ? `[${host}]` : host];
   return new Set(names.map((name) => `http://${name}:${port}`.toLowerCase()));
 }

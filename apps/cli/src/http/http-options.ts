@@ -70,7 +70,9 @@ export async function httpOptionsFrom(command: string, values: HttpFlagValues, e
     token = environment.LIBOS_TOKEN.trim();
   }
   if (token === undefined && !isLoopback(host)) {
-    throw new UsageError(`${command}: refusing to serve ${host} (reachable from other hosts) without a token: pass --token-file FILE or set LIBOS_TOKEN`);
+    throw new UsageError(
+      `${command}: refusing to serve ${host} (reachable from other hosts) without a token: pass --token-file FILE or set LIBOS_TOKEN`,
+    );
   }
   return {
     host,

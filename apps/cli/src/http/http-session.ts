@@ -41,7 +41,12 @@ function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: 
 /** Resolves when the response has been handed to the OS whole, or its connection is gone. */
 function whenSent(response: ServerResponse): Promise<void> {
   if (response.writableFinished || response.destroyed) return Promise.resolve();
-  return new Promise((resolve) => response.once('close', AsyncResource.bind(() => resolve())));
+  return new Promise((resolve) =>
+    response.once(
+      'close',
+      AsyncResource.bind(() => resolve()),
+    ),
+  );
 }
 
 /**
@@ -124,7 +129,9 @@ export class HttpSession {
       if (isRequest(body)) {
         await this.mcp.channel.whenReadable();
         if (this.#closed) {
-          response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Session not found' } }));
+          response
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Session not found' } }));
           return;
         }
         this.#pending.set(idKey(body.id), response);

@@ -76,7 +76,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
       body = JSON.parse(text);
     } catch (error) {
       if (error instanceof BodyTooLarge) {
-        return sendJson(response, 413, rpcError(JSON_RPC.invalidRequest, `Request too large: a message may be at most ${options.maxRequestBytes} bytes.`), { connection: 'close' });
+        return sendJson(
+          response,
+          413,
+          rpcError(JSON_RPC.invalidRequest, `Request too large: a message may be at most ${options.maxRequestBytes} bytes.`),
+          { connection: 'close' },
+        );
       }
       return sendJson(response, 400, rpcError(JSON_RPC.parseError, 'Parse error: the message is not valid JSON.'));
     }
@@ -86,14 +91,23 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
       const answers = incoming.answers;
       return sendJson(response, 400, Array.isArray(body) && answers.length > 1 ? answers : answers[0]);
     }
-    if (draining && isNewRequest(body)) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', (body as { id: unknown }).id));
+    if (draining && isNewRequest(body))
+      return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', (body as { id: unknown }).id));
     if (session !== undefined) return session.handle(request, response, body);
     if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
     if (!isInitialize(body)) {
       return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.'));
     }
     if (sessions.size + opening >= options.maxSessions) {
-      return sendJson(response, 503, rpcError(JSON_RPC.internalError, `Too many sessions: this server keeps at most ${options.maxSessions}; end one (DELETE /mcp) or retry later.`), { 'retry-after': '5' });
+      return sendJson(
+        response,
+        503,
+        rpcError(
+          JSON_RPC.internalError,
+          `Too many sessions: this server keeps at most ${options.maxSessions}; end one (DELETE /mcp) or retry later.`,
+        ),
+        { 'retry-after': '5' },
+      );
     }
     opening += 1;
     let fresh: HttpSession;
@@ -112,15 +126,22 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
     if (url.pathname !== ENDPOINT) return sendJson(response, 404, rpcError(JSON_RPC.invalidRequest, `Not found: the MCP endpoint is ${ENDPOINT}.`));
     const refusal = checkAccess(request, options.token, origins.value);
     if (refusal !== undefined) {
-      return sendJson(response, refusal.status, rpcError(JSON_RPC.invalidRequest, refusal.message), refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      return sendJson(
+        response,
+        refusal.status,
+        rpcError(JSON_RPC.invalidRequest, refusal.message),
+        refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+      );
     }
     const header = request.headers['mcp-session-id'];
     const id = Array.isArray(header) ? header[0] : header;
     const session = id === undefined ? undefined : sessions.get(id);
-    if (id !== undefined && session === undefined) return sendJson(response, 404, rpcError(-32001, 'Session not found: it ended or never existed; initialize a new one.'));
+    if (id !== undefined && session === undefined)
+      return sendJson(response, 404, rpcError(-32001, 'Session not found: it ended or never existed; initialize a new one.'));
     if (request.method === 'POST') return handlePost(request, response, session);
     if (request.method === 'GET' || request.method === 'DELETE') {
-      if (session === undefined) return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: an Mcp-Session-Id header is required.'));
+      if (session === undefined)
+        return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: an Mcp-Session-Id header is required.'));
       if (draining && request.method === 'GET') return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
       return session.handle(request, response);
     }
@@ -144,15 +165,18 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
   origins.value = ownOriginsOf(options.host, port);
 
   // Idle expiry: a session with nothing in flight and no request for the idle time ends.
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const session of sessions.values()) {
-      if (!session.busy && now - session.lastActivity >= options.sessionIdleMs) {
-        log(`session ${session.id} idle for ${Math.round((now - session.lastActivity) / 1000)} s: ended`);
-        void session.close();
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const session of sessions.values()) {
+        if (!session.busy && now - session.lastActivity >= options.sessionIdleMs) {
+          log(`session ${session.id} idle for ${Math.round((now - session.lastActivity) / 1000)} s: ended`);
+          void session.close();
+        }
       }
-    }
-  }, Math.min(Math.max(Math.floor(options.sessionIdleMs / 4), 250), 30_000));
+    },
+    Math.min(Math.max(Math.floor(options.sessionIdleMs / 4), 250), 30_000),
+  );
   sweep.unref();
 
   const hostText = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -72,7 +72,10 @@ export function classifyMessage(value: unknown): IncomingMessage {
     if (isJSONRPCResultResponse(value) || isJSONRPCErrorResponse(value)) return { kind: 'response', message: value };
     return { kind: 'ignored', reason: 'a malformed response' };
   }
-  return { kind: 'refused', answers: [errorAnswer(id, JSON_RPC.invalidRequest, 'Invalid Request: a message needs a "method", or a "result" or "error".')] };
+  return {
+    kind: 'refused',
+    answers: [errorAnswer(id, JSON_RPC.invalidRequest, 'Invalid Request: a message needs a "method", or a "result" or "error".')],
+  };
 }
 
 /**
@@ -82,7 +85,10 @@ export function classifyMessage(value: unknown): IncomingMessage {
 function refuseBatch(batch: readonly unknown[]): IncomingMessage {
   const message = 'Invalid Request: batches are not supported; send each request as its own message.';
   const answers = batch
-    .filter((item): item is Record<string, unknown> => isPlainObject(item) && typeof item.method === 'string' && Object.hasOwn(item, 'id') && isExternalId(item.id))
+    .filter(
+      (item): item is Record<string, unknown> =>
+        isPlainObject(item) && typeof item.method === 'string' && Object.hasOwn(item, 'id') && isExternalId(item.id),
+    )
     .map((item) => errorAnswer(item.id as ExternalId, JSON_RPC.invalidRequest, message));
   return { kind: 'refused', answers: answers.length > 0 ? answers : [errorAnswer(null, JSON_RPC.invalidRequest, message)] };
 }

@@ -24,11 +24,13 @@ export async function clientRoot(server: Server): Promise<ClientRoot> {
   }
   const files = roots.filter((root) => root.uri.startsWith('file://'));
   if (files.length !== 1) {
-    return { refusal: `the client offers ${files.length} file:// roots${roots.length === files.length ? '' : ` (of ${roots.length} roots)`}, not exactly one` };
+    return {
+      refusal: `the client offers ${files.length} file:// roots${roots.length === files.length ? '' : ` (of ${roots.length} roots)`}, not exactly one`,
+    };
   }
   try {
     return { directory: fileURLToPath(files[0]!.uri) };
   } catch {
-    return { refusal: 'the client\'s file:// root is not a local path' };
+    return { refusal: "the client's file:// root is not a local path" };
   }
 }

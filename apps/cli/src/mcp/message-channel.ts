@@ -245,9 +245,15 @@ export class MessageChannel implements Transport {
       // Never sent: a client would refuse the message and end the whole session with it.
       this.#options.log?.(`replaced a ${call.method} reply of ${replyBytes} bytes (more than ${this.limits.maxReplyBytes})`);
       const result = this.#options.oversizeResult?.(call, replyBytes, this.limits.maxReplyBytes);
-      external = (result === undefined
-        ? errorAnswer(call.externalId, JSON_RPC.internalError, `The reply would be ${replyBytes} bytes, more than the ${this.limits.maxReplyBytes} this server sends.`)
-        : { jsonrpc: '2.0', id: call.externalId, result }) as JSONRPCMessage;
+      external = (
+        result === undefined
+          ? errorAnswer(
+              call.externalId,
+              JSON_RPC.internalError,
+              `The reply would be ${replyBytes} bytes, more than the ${this.limits.maxReplyBytes} this server sends.`,
+            )
+          : { jsonrpc: '2.0', id: call.externalId, result }
+      ) as JSONRPCMessage;
       serialized = JSON.stringify(external);
     }
     await this.#write(external, serialized, options);
@@ -278,10 +284,12 @@ export class MessageChannel implements Transport {
     }
     const preempted = this.#options.preempt?.({ method: request.method, params });
     if (preempted !== undefined) {
-      preempted.then(
-        (result) => this.send({ jsonrpc: '2.0', id: internalId, result: result as Record<string, unknown> }),
-        (error: unknown) => this.send({ jsonrpc: '2.0', id: internalId, error: { code: JSON_RPC.internalError, message: String(error) } }),
-      ).catch((error: unknown) => this.#failedWrite(error));
+      preempted
+        .then(
+          (result) => this.send({ jsonrpc: '2.0', id: internalId, result: result as Record<string, unknown> }),
+          (error: unknown) => this.send({ jsonrpc: '2.0', id: internalId, error: { code: JSON_RPC.internalError, message: String(error) } }),
+        )
+        .catch((error: unknown) => this.#failedWrite(error));
       return;
     }
     this.onmessage?.(message, request.extra);

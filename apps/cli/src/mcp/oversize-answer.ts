@@ -24,5 +24,9 @@ export function oversizeAnswer(line: OversizeLine, argumentsMaxBytes: number, re
     });
     return { jsonrpc: '2.0', id: line.id, result };
   }
-  return { jsonrpc: '2.0', id: line.id, error: { code: INVALID_REQUEST, message: `The request is larger than the ${readLimitBytes} bytes this server reads.` } };
+  return {
+    jsonrpc: '2.0',
+    id: line.id,
+    error: { code: INVALID_REQUEST, message: `The request is larger than the ${readLimitBytes} bytes this server reads.` },
+  };
 }

@@ -8,7 +8,9 @@ import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
  * `invalid_arguments` failure, so such a call goes straight to the runtime, which refuses it
  * before any probe. Every other request is left to the SDK.
  */
-export function preemptMalformedToolCall(process: ToolProcess): (request: { readonly method: string; readonly params: unknown }) => Promise<unknown> | undefined {
+export function preemptMalformedToolCall(
+  process: ToolProcess,
+): (request: { readonly method: string; readonly params: unknown }) => Promise<unknown> | undefined {
   return ({ method, params }) => {
     if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
     const { name, arguments: callArguments } = params as { name?: unknown; arguments?: unknown };
@@ -22,7 +24,9 @@ export function preemptMalformedToolCall(process: ToolProcess): (request: { read
  * The tool failure that replaces a reply too large to send. A read-only tool changed nothing; any
  * other tool's call has already run, so its effect is unknown and the caller must look again.
  */
-export function oversizeToolResult(tools: readonly ToolSummary[]): (call: CallInfo, replyBytes: number, maxReplyBytes: number) => Record<string, unknown> | undefined {
+export function oversizeToolResult(
+  tools: readonly ToolSummary[],
+): (call: CallInfo, replyBytes: number, maxReplyBytes: number) => Record<string, unknown> | undefined {
   const readOnly = new Set(tools.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name));
   return (call, replyBytes, maxReplyBytes) => {
     if (call.method !== 'tools/call') return undefined;

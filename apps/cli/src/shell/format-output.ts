@@ -41,9 +41,6 @@ export function formatListing(listing: Listing): string {
 
 /** A failure in plain words: the tool's sentence, what happened to the workspace, and the code. */
 export function describeFailure(command: string, error: ToolFailure): string {
-  const effect =
-    error.effect === 'unknown'
-      ? ' Part of it may have happened: look at the workspace before trying again.'
-      : '';
+  const effect = error.effect === 'unknown' ? ' Part of it may have happened: look at the workspace before trying again.' : '';
   return `${escapeForDisplay(command)}: ${escapeForDisplay(error.message)}${effect} [${error.code}]\n`;
 }

@@ -113,12 +113,7 @@ export class ShellSession {
     }
   }
 
-  async #run(
-    label: string,
-    tool: string,
-    args: unknown,
-    render: (result: Record<string, unknown>) => string,
-  ): Promise<CallResult> {
+  async #run(label: string, tool: string, args: unknown, render: (result: Record<string, unknown>) => string): Promise<CallResult> {
     const outcome = await this.process.call(tool, args);
     if (outcome.ok) this.write(render(outcome.result));
     else this.#complain(describeFailure(label, outcome.error));
@@ -159,9 +154,7 @@ export class ShellSession {
   async #removeDirectory(words: readonly Word[]): Promise<void> {
     const recursive = words[1]?.text === '-r';
     const rest = recursive ? words.slice(1) : words;
-    await this.#withPath('rmdir', rest, (path) =>
-      this.#run('rmdir', 'delete_directory', { path, recursive }, () => ''),
-    );
+    await this.#withPath('rmdir', rest, (path) => this.#run('rmdir', 'delete_directory', { path, recursive }, () => ''));
   }
 
   async #writeCommand(line: string, words: readonly Word[]): Promise<void> {
@@ -196,8 +189,12 @@ export class ShellSession {
   }
 
   async #writeText(path: string, content: string): Promise<void> {
-    await this.#run('write', 'write_text_file', { path, content }, (result) =>
-      `${result['created'] === true ? 'created' : 'replaced'} ${escapeForDisplay(String(result['path']))} (${String(result['bytes_written'])} bytes)\n`,
+    await this.#run(
+      'write',
+      'write_text_file',
+      { path, content },
+      (result) =>
+        `${result['created'] === true ? 'created' : 'replaced'} ${escapeForDisplay(String(result['path']))} (${String(result['bytes_written'])} bytes)\n`,
     );
   }
 
@@ -211,7 +208,9 @@ export class ShellSession {
       try {
         args = JSON.parse(json) as unknown;
       } catch (error) {
-        this.#complain(`${escapeForDisplay(tool)}: the arguments are not valid JSON (${escapeForDisplay(error instanceof Error ? error.message : String(error))})\n`);
+        this.#complain(
+          `${escapeForDisplay(tool)}: the arguments are not valid JSON (${escapeForDisplay(error instanceof Error ? error.message : String(error))})\n`,
+        );
         return;
       }
     }
@@ -221,7 +220,12 @@ export class ShellSession {
 }
 
 function rootFrom(cwd: string): string {
-  return cwd === '.' ? '.' : cwd.split('/').map(() => '..').join('/');
+  return cwd === '.'
+    ? '.'
+    : cwd
+        .split('/')
+        .map(() => '..')
+        .join('/');
 }
 
 /** File content as lines; controls, ANSI escapes and bidi overrides in it are shown escaped, never obeyed. */

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { type Approver, type Bounds, type LibosConfig } from '@libos/core';
+import type { Approver, Bounds, LibosConfig } from '@libos/core';
 import { createRuntime, loadConfig } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import type { WorkspaceRuntime } from './runtime-shape.js';

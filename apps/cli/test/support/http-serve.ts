@@ -66,12 +66,19 @@ export async function connectHttp(url: URL, options: { token?: string; answer?: 
     transport,
     elicitations,
     call: async (name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
-      (await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000, ...(signal === undefined ? {} : { signal }) })) as CallToolResult,
+      (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: 30_000,
+        ...(signal === undefined ? {} : { signal }),
+      })) as CallToolResult,
   };
 }
 
 /** A plain HTTP request to the endpoint, for the refusals an SDK client never makes. */
-export async function post(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Headers }> {
+export async function post(
+  url: URL,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; headers: Headers }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },

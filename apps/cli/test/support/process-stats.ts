@@ -27,4 +27,3 @@ export async function waitUntilIdle(pid: number): Promise<void> {
     last = ticks;
   }
 }
-

@@ -3,7 +3,12 @@ import { LIBOS_BIN } from './libos-binary.js';
 
 /** The initialize request and notification a client sends first. */
 export const HANDSHAKE = [
-  { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+  {
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
 ];
 
@@ -27,7 +32,10 @@ export interface RawMcpOptions {
 
 /** Spawns `libos mcp ARGS`. */
 export function startRawMcp(args: readonly string[], options: RawMcpOptions & { readonly cwd?: string } = {}): RawMcp {
-  const child = spawn(process.execPath, [LIBOS_BIN, 'mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const child = spawn(process.execPath, [LIBOS_BIN, 'mcp', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   const messages: Record<string, unknown>[] = [];
   const keep = options.keep ?? ((message) => message);
   let pending: Buffer[] = [];

@@ -24,9 +24,7 @@ export const directoryCases: readonly ConformanceCase[] = [
   }),
   defineCase(group, 'an existing directory with existOk is kept as it is', async (context) => {
     await context.fixtures.writeFile('d/keep.txt', 'kept');
-    const result = await expectUnchanged(context, [], () =>
-      context.provider.makeDirectory(context.path('d'), { parents: false, existOk: true }),
-    );
+    const result = await expectUnchanged(context, [], () => context.provider.makeDirectory(context.path('d'), { parents: false, existOk: true }));
     expect(result).toEqual({ created: false });
     expect(text(await context.fixtures.readFile('d/keep.txt'))).toBe('kept');
   }),

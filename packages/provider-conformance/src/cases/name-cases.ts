@@ -71,15 +71,21 @@ export const nameCases: readonly ConformanceCase[] = [
     expect((await provider.stat(path('.'))).kind).toBe('directory');
     expect((await provider.listDirectory(path('.'), { limit: 1 })).entries).toEqual([]);
   }),
-  defineCase(group, 'the deepest tree a canonical path can reach is made, written into and deleted whole', async ({ provider, fixtures, path }) => {
-    const file = `${deepestDirectory}/f`;
-    expect(Buffer.byteLength(file)).toBe(4095);
-    expect(await provider.makeDirectory(path(deepestDirectory), { parents: true, existOk: false })).toEqual({ created: true });
-    expect(await provider.writeFile(path(file), utf8('bottom'), { overwrite: false })).toEqual({ created: true });
-    expect(text((await provider.readFile(path(file), { maxBytes: 16 })).bytes)).toBe('bottom');
-    // No tree the path rules let the tools build may be too deep for the provider to delete.
-    expect(await provider.deleteDirectory(path('a'), { recursive: true, missingOk: false })).toEqual({ deleted: true });
-    expect(await fixtures.kindOf('a')).toBe('missing');
-    // Thousands of nested directories: a disk-backed store may take several deadlines' time.
-  }, {}, 8),
+  defineCase(
+    group,
+    'the deepest tree a canonical path can reach is made, written into and deleted whole',
+    async ({ provider, fixtures, path }) => {
+      const file = `${deepestDirectory}/f`;
+      expect(Buffer.byteLength(file)).toBe(4095);
+      expect(await provider.makeDirectory(path(deepestDirectory), { parents: true, existOk: false })).toEqual({ created: true });
+      expect(await provider.writeFile(path(file), utf8('bottom'), { overwrite: false })).toEqual({ created: true });
+      expect(text((await provider.readFile(path(file), { maxBytes: 16 })).bytes)).toBe('bottom');
+      // No tree the path rules let the tools build may be too deep for the provider to delete.
+      expect(await provider.deleteDirectory(path('a'), { recursive: true, missingOk: false })).toEqual({ deleted: true });
+      expect(await fixtures.kindOf('a')).toBe('missing');
+      // Thousands of nested directories: a disk-backed store may take several deadlines' time.
+    },
+    {},
+    8,
+  ),
 ];

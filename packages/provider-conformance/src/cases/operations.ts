@@ -13,8 +13,7 @@ export const operations = {
   readFile: (provider, path) => provider.readFile(path, { maxBytes: 1024 }),
   writeFile: (provider, path) => provider.writeFile(path, newBytes, { overwrite: true }),
   'writeFile overwrite:false': (provider, path) => provider.writeFile(path, newBytes, { overwrite: false }),
-  'writeFile expectedSha256:missing': (provider, path) =>
-    provider.writeFile(path, newBytes, { overwrite: true, expectedSha256: 'missing' }),
+  'writeFile expectedSha256:missing': (provider, path) => provider.writeFile(path, newBytes, { overwrite: true, expectedSha256: 'missing' }),
   'writeFile expectedSha256 of the old bytes': (provider, path) =>
     provider.writeFile(path, newBytes, { overwrite: true, expectedSha256: sha256Hex(OLD_CONTENT) }),
   'writeFile expectedSha256 of other bytes': (provider, path) =>

@@ -49,7 +49,9 @@ export const basicPreconditions = {
       return 'target';
     },
   },
-  'a directory holding only a fifo': special(async (fixtures) => (await fixtures.makeDirectory('target'), await fifo(fixtures, 'target/pipe'), 'target')),
+  'a directory holding only a fifo': special(
+    async (fixtures) => (await fixtures.makeDirectory('target'), await fifo(fixtures, 'target/pipe'), 'target'),
+  ),
   'a fifo': special(async (fixtures) => (await fifo(fixtures, 'target'), 'target')),
   'a path through a fifo': special(async (fixtures) => (await fifo(fixtures, 'pipe'), 'pipe/target')),
   'a hard-linked file': hardLinks(async (fixtures) => {
@@ -77,7 +79,15 @@ export const basicPreconditions = {
 export type BasicPreconditionName = keyof typeof basicPreconditions;
 
 /** What a symbolic link points at, by the name rows use. */
-export const linkKinds = ['to a file inside', 'to a directory inside', 'to a file outside', 'to a directory outside', 'dangling', 'to itself', 'in a loop of two'] as const;
+export const linkKinds = [
+  'to a file inside',
+  'to a directory inside',
+  'to a file outside',
+  'to a directory outside',
+  'dangling',
+  'to itself',
+  'in a loop of two',
+] as const;
 
 /** Where the link sits relative to the path the operation targets. */
 export const linkPositions = ['as a root child', 'as a nested target', 'as a root child parent', 'as a middle component'] as const;

@@ -44,7 +44,9 @@ function wholeOrNothing(context: CaseContext, file: string, expected: () => Uint
     while (!stop()) {
       let bytes: Uint8Array | null = null;
       try {
-        bytes = viaFixtures ? await context.fixtures.readFile(file) : (await context.provider.readFile(context.path(file), { maxBytes: 1 << 20 })).bytes;
+        bytes = viaFixtures
+          ? await context.fixtures.readFile(file)
+          : (await context.provider.readFile(context.path(file), { maxBytes: 1 << 20 })).bytes;
       } catch (error) {
         if (!LibosError.is(error, 'not_found')) throw new Error(`A read of '${file}' during its creation failed: ${describeValue(error)}.`);
       }
@@ -64,19 +66,16 @@ export const stagingCases: readonly ConformanceCase[] = [
   defineCase('temporaries', 'listings during writes show only the names written', async (context) => {
     const { provider, fixtures, path } = context;
     await fixtures.writeFile('d/keep', 'kept');
-    const rounds = await whileRunning(
-      async () => {
-        for (let round = 0; round < 12; round++) {
-          await provider.writeFile(path('d/f'), big(round), { overwrite: true });
-          await provider.writeFile(path(`d/new-${round % 2}`), big(round), { overwrite: false }).catch((error: unknown) => {
-            if (!LibosError.is(error, 'already_exists')) throw error;
-          });
-          await provider.writeFile(path('d/g'), big(round), round === 0 ? { overwrite: true, expectedSha256: 'missing' } : { overwrite: true });
-          await yieldTurn();
-        }
-      },
-      [lister(context, 'd', ['f', 'g', 'keep', 'new-0', 'new-1']), lister(context, '.', ['d'])],
-    );
+    const rounds = await whileRunning(async () => {
+      for (let round = 0; round < 12; round++) {
+        await provider.writeFile(path('d/f'), big(round), { overwrite: true });
+        await provider.writeFile(path(`d/new-${round % 2}`), big(round), { overwrite: false }).catch((error: unknown) => {
+          if (!LibosError.is(error, 'already_exists')) throw error;
+        });
+        await provider.writeFile(path('d/g'), big(round), round === 0 ? { overwrite: true, expectedSha256: 'missing' } : { overwrite: true });
+        await yieldTurn();
+      }
+    }, [lister(context, 'd', ['f', 'g', 'keep', 'new-0', 'new-1']), lister(context, '.', ['d'])]);
     expect(rounds.every((count) => count > 0)).toBe(true);
     const after = await provider.listDirectory(path('d'), { limit: 100 });
     expect(after.entries.map((entry) => entry.name)).toEqual(['f', 'g', 'keep', 'new-0', 'new-1']);
@@ -89,14 +88,15 @@ export const stagingCases: readonly ConformanceCase[] = [
         const file = `c/${round}`;
         const bytes = big(0x41 + round);
         const options =
-          mode === 'overwrite: false' ? { overwrite: false } : mode === 'overwrite: true' ? { overwrite: true } : { overwrite: true, expectedSha256: 'missing' };
-        const rounds = await whileRunning(
-          async () => {
-            await yieldTurn();
-            expect(await provider.writeFile(path(file), bytes, options)).toEqual({ created: true });
-          },
-          [wholeOrNothing(context, file, () => bytes, false), wholeOrNothing(context, file, () => bytes, true)],
-        );
+          mode === 'overwrite: false'
+            ? { overwrite: false }
+            : mode === 'overwrite: true'
+              ? { overwrite: true }
+              : { overwrite: true, expectedSha256: 'missing' };
+        const rounds = await whileRunning(async () => {
+          await yieldTurn();
+          expect(await provider.writeFile(path(file), bytes, options)).toEqual({ created: true });
+        }, [wholeOrNothing(context, file, () => bytes, false), wholeOrNothing(context, file, () => bytes, true)]);
         expect(rounds.every((count) => count > 0)).toBe(true);
       }
     }),

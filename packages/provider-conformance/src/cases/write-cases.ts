@@ -40,7 +40,10 @@ export const writeCases: readonly ConformanceCase[] = [
     await expectError(() => provider.writeFile(path('d/f'), utf8('x'), { overwrite: true, expectedSha256: sha256Hex('two') }), 'content_conflict');
     await expectError(() => provider.writeFile(path('d/f'), utf8('x'), { overwrite: false }), 'already_exists');
     await expectError(() => provider.writeFile(path('d/keep'), utf8('x'), { overwrite: true, expectedSha256: 'missing' }), 'content_conflict');
-    await expectError(() => provider.writeFile(path('d/gone'), utf8('x'), { overwrite: true, expectedSha256: sha256Hex('keep') }), 'content_conflict');
+    await expectError(
+      () => provider.writeFile(path('d/gone'), utf8('x'), { overwrite: true, expectedSha256: sha256Hex('keep') }),
+      'content_conflict',
+    );
     const listing = await provider.listDirectory(path('d'), { limit: 100 });
     expect(listing.entries.map((entry) => entry.name)).toEqual(['f', 'keep']);
     expect(text(await fixtures.readFile('d/f'))).toBe('three');
@@ -80,7 +83,10 @@ export const writeCases: readonly ConformanceCase[] = [
   }),
   defineCase(group, 'a failed expectedSha256 leaves the bytes', async ({ provider, fixtures, path, expectError }) => {
     await fixtures.writeFile('f', 'current');
-    await expectError(() => provider.writeFile(path('f'), utf8('next'), { overwrite: true, expectedSha256: sha256Hex('currenT') }), 'content_conflict');
+    await expectError(
+      () => provider.writeFile(path('f'), utf8('next'), { overwrite: true, expectedSha256: sha256Hex('currenT') }),
+      'content_conflict',
+    );
     expect(text(await fixtures.readFile('f'))).toBe('current');
   }),
   defineCase(group, 'changing the written buffer afterwards changes nothing stored', async ({ provider, fixtures, path }) => {

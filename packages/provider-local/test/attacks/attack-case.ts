@@ -27,7 +27,22 @@ export const link = (sandbox: Sandbox, path: string, target: string): void => sy
 export const outsideFile = (sandbox: Sandbox): string => join(sandbox.outside, 'secret.txt');
 export const outsideDirectory = (sandbox: Sandbox): string => join(sandbox.outside, 'directory');
 
-export const GIT_ALIASES = ['.git', '.GIT', '.Git', '.git.', '.git..', '.git ', '.git. ', '.git::$INDEX_ALLOCATION', '.git:x', 'git~1', 'GIT~1', '.g\u200Bit', '\uFEFF.git', '.gıt'];
+export const GIT_ALIASES = [
+  '.git',
+  '.GIT',
+  '.Git',
+  '.git.',
+  '.git..',
+  '.git ',
+  '.git. ',
+  '.git::$INDEX_ALLOCATION',
+  '.git:x',
+  'git~1',
+  'GIT~1',
+  '.g\u200Bit',
+  '\uFEFF.git',
+  '.gıt',
+];
 
 const servers: Server[] = [];
 

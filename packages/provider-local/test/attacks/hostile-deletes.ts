@@ -15,7 +15,10 @@ export const hostileDeleteAttacks: AttackCase[] = [
   {
     name: 'a recursive delete of a tree holding a .GIT file or a git~1 link changes nothing',
     setup: (s) => (tree(s, { 'p/a.txt': 'a', 'p/q/.GIT': 'file', 'r/a.txt': 'a' }), link(s, 'r/GIT~1', '.')),
-    calls: [['delete_directory', recursive('p'), 'protected_path'], ['delete_directory', recursive('r'), 'protected_path']],
+    calls: [
+      ['delete_directory', recursive('p'), 'protected_path'],
+      ['delete_directory', recursive('r'), 'protected_path'],
+    ],
     after: (s) => (expect(existsSync(s.at('p/a.txt'))).toBe(true), expect(existsSync(s.at('r/a.txt'))).toBe(true)),
   },
   {
@@ -29,7 +32,9 @@ export const hostileDeleteAttacks: AttackCase[] = [
       link(s, 'p/dangling', 'nowhere');
       link(s, 'p/loop', 'loop');
     },
-    calls: [['delete_directory', recursive('p'), (result) => expect(result).toEqual({ path: 'p', kind: 'directory', deleted: true, recursive: true })]],
+    calls: [
+      ['delete_directory', recursive('p'), (result) => expect(result).toEqual({ path: 'p', kind: 'directory', deleted: true, recursive: true })],
+    ],
     after: (s) => (expect(existsSync(s.at('p'))).toBe(false), expect(readFileSync(outsideFile(s), 'utf8')).toBe(OUTSIDE_CONTENT)),
   },
   {
@@ -47,7 +52,10 @@ export const hostileDeleteAttacks: AttackCase[] = [
   {
     name: 'a recursive delete whose target is a link to the outside directory',
     setup: (s) => link(s, 'p', outsideDirectory(s)),
-    calls: [['delete_directory', recursive('p'), 'symlink_refused'], ['delete_directory', { path: 'p' }, 'symlink_refused']],
+    calls: [
+      ['delete_directory', recursive('p'), 'symlink_refused'],
+      ['delete_directory', { path: 'p' }, 'symlink_refused'],
+    ],
   },
   {
     name: 'the root cannot be deleted by any spelling',

@@ -5,14 +5,36 @@ import { read, write, recursive, tree, link, outsideFile, outsideDirectory, type
 // Lexical escapes: refused before any filesystem access.
 export const lexicalEscapeAttacks: AttackCase[] = [
   { name: '.. climbing out of the root', calls: [['read_text_file', read('../outside/secret.txt'), 'outside_workspace']] },
-  { name: '.. climbing out from a subdirectory', setup: (s) => mkdirSync(s.at('a')), calls: [['read_text_file', read('a/../../outside/secret.txt'), 'outside_workspace']] },
+  {
+    name: '.. climbing out from a subdirectory',
+    setup: (s) => mkdirSync(s.at('a')),
+    calls: [['read_text_file', read('a/../../outside/secret.txt'), 'outside_workspace']],
+  },
   { name: '.. in a write target', calls: [['write_text_file', write('../outside/secret.txt'), 'outside_workspace']] },
   { name: '.. in a recursive delete', calls: [['delete_directory', recursive('../outside'), 'outside_workspace']] },
   { name: '.. as the new working directory', calls: [['set_working_directory', read('..'), 'outside_workspace']] },
-  { name: 'an absolute host path', calls: (s) => [['read_text_file', read(outsideFile(s)), 'invalid_path'], ['write_text_file', write(outsideFile(s)), 'invalid_path']] },
+  {
+    name: 'an absolute host path',
+    calls: (s) => [
+      ['read_text_file', read(outsideFile(s)), 'invalid_path'],
+      ['write_text_file', write(outsideFile(s)), 'invalid_path'],
+    ],
+  },
   { name: 'a // path', calls: [['read_text_file', read('//etc/passwd'), 'invalid_path']] },
-  { name: 'a NUL byte', calls: [['read_text_file', read('a\0b'), 'invalid_path'], ['write_text_file', write('x\0/../../outside/secret.txt'), 'invalid_path']] },
-  { name: 'a component over 255 bytes', calls: [['write_text_file', write('é'.repeat(128)), 'invalid_path'], ['write_text_file', write('x'.repeat(255)), 'ok']] },
+  {
+    name: 'a NUL byte',
+    calls: [
+      ['read_text_file', read('a\0b'), 'invalid_path'],
+      ['write_text_file', write('x\0/../../outside/secret.txt'), 'invalid_path'],
+    ],
+  },
+  {
+    name: 'a component over 255 bytes',
+    calls: [
+      ['write_text_file', write('é'.repeat(128)), 'invalid_path'],
+      ['write_text_file', write('x'.repeat(255)), 'ok'],
+    ],
+  },
   { name: 'a path over 4096 bytes', calls: [['read_text_file', read('a/'.repeat(2048) + 'b'), 'invalid_path']] },
   {
     name: 'a path 300 directories deep (one fd held at a time)',

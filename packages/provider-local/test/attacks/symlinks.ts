@@ -121,6 +121,9 @@ export const symlinkAttacks: AttackCase[] = [
   {
     name: 'a link as a created parent of a write',
     setup: (s) => (mkdirSync(s.at('a')), link(s, 'a/b', outsideDirectory(s))),
-    calls: [['write_text_file', write('a/b/c/d/new.txt'), 'symlink_refused'], ['write_directory', { path: 'a/b/c/d', parents: true }, 'symlink_refused']],
+    calls: [
+      ['write_text_file', write('a/b/c/d/new.txt'), 'symlink_refused'],
+      ['write_directory', { path: 'a/b/c/d', parents: true }, 'symlink_refused'],
+    ],
   },
 ];

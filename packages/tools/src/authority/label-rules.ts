@@ -17,10 +17,7 @@ interface RulesAt {
  * path and everything below. The longest matching path wins; among rules at that path `prefer`
  * picks the highest label (for labels) or the lowest (for clearances). No match: `normal`.
  */
-export function createLabelLookup(
-  rules: readonly LabelRule[],
-  prefer: 'highest' | 'lowest',
-): (path: WorkspacePath) => Label {
+export function createLabelLookup(rules: readonly LabelRule[], prefer: 'highest' | 'lowest'): (path: WorkspacePath) => Label {
   const pick = (a: Label | undefined, b: Label): Label => {
     if (a === undefined) return b;
     const higher = LABELS.indexOf(a) > LABELS.indexOf(b) ? a : b;

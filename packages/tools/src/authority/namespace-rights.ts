@@ -8,9 +8,7 @@ export type NamespaceCheck = (namespace: string, right: 'read' | 'write', ownNam
  * declared, each with the rights the config grants. Another process's namespace is reported as
  * missing, exactly like a name that was never declared, so processes cannot probe for each other.
  */
-export function createNamespaceCheck(
-  declared: readonly { readonly name: string; readonly rights: readonly ('read' | 'write')[] }[],
-): NamespaceCheck {
+export function createNamespaceCheck(declared: readonly { readonly name: string; readonly rights: readonly ('read' | 'write')[] }[]): NamespaceCheck {
   const rightsByName = new Map(declared.map((namespace) => [namespace.name, namespace.rights]));
   return (namespace, right, ownNamespace) => {
     if (namespace === ownNamespace) return;

@@ -13,7 +13,8 @@ export function approvalRequestOf(request: AccessRequest, content: ApprovalConte
     arguments_sha256: request.argumentsSha256,
     content_bytes: bytes === undefined ? null : bytes.byteLength,
     content_sha256: bytes === undefined ? null : createHash('sha256').update(bytes).digest('hex'),
-    preview: content === undefined ? null : content.previewText === undefined ? approvalPreview(content.bytes) : approvalTextPreview(content.previewText),
+    preview:
+      content === undefined ? null : content.previewText === undefined ? approvalPreview(content.bytes) : approvalTextPreview(content.previewText),
   };
   return { ...fields, message: approvalSentence(fields, request.path) };
 }
@@ -39,11 +40,7 @@ function approvalSentence(fields: Omit<ApprovalRequest, 'message'>, path: string
  * Resolves only on `approve`. No approver, `unavailable`, an unknown answer, a thrown approver, an
  * aborted call or a timeout give `approval_required`; `reject` gives `approval_rejected`.
  */
-export async function requestApproval(
-  approver: Approver | undefined,
-  request: AccessRequest,
-  timeoutMs: number | undefined,
-): Promise<void> {
+export async function requestApproval(approver: Approver | undefined, request: AccessRequest, timeoutMs: number | undefined): Promise<void> {
   const required = () => approvalRequiredError(request.right, request.path);
   if (approver === undefined || request.signal?.aborted) throw required();
   // Only now, with someone to ask, may an edit read the file to show what it would change.
@@ -67,11 +64,7 @@ export async function requestApproval(
   throw required();
 }
 
-async function decide(
-  approver: Approver,
-  approval: ApprovalRequest,
-  signal: AbortSignal | undefined,
-): Promise<ApprovalDecision | 'none'> {
+async function decide(approver: Approver, approval: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision | 'none'> {
   let stopWaiting: (() => void) | undefined;
   const abandoned = new Promise<'none'>((resolve) => {
     if (signal === undefined) return;

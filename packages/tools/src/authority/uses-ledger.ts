@@ -23,8 +23,7 @@ export interface UsesLedger {
 export function createUsesLedger(grants: readonly { readonly uses?: number | undefined }[]): UsesLedger {
   const remaining = grants.map((grant) => grant.uses ?? Number.POSITIVE_INFINITY);
 
-  const unlimited = (deciding: readonly IndexedGrant[]) =>
-    deciding.some((entry) => remaining[entry.id] === Number.POSITIVE_INFINITY);
+  const unlimited = (deciding: readonly IndexedGrant[]) => deciding.some((entry) => remaining[entry.id] === Number.POSITIVE_INFINITY);
   const anyLeft = (deciding: readonly IndexedGrant[]) => deciding.some((entry) => remaining[entry.id]! > 0);
 
   return {

@@ -32,8 +32,12 @@ export function diffLines(oldLines: readonly string[], newLines: readonly string
   const push = (kind: DiffRun['kind'], oldStart: number, newStart: number, count: number) => {
     if (count === 0) return;
     const last = runs[runs.length - 1];
-    if (last !== undefined && last.kind === kind && last.oldStart + (kind === 'insert' ? 0 : last.count) === oldStart &&
-      last.newStart + (kind === 'delete' ? 0 : last.count) === newStart) {
+    if (
+      last !== undefined &&
+      last.kind === kind &&
+      last.oldStart + (kind === 'insert' ? 0 : last.count) === oldStart &&
+      last.newStart + (kind === 'delete' ? 0 : last.count) === newStart
+    ) {
       runs[runs.length - 1] = { ...last, count: last.count + count };
       return;
     }
@@ -82,7 +86,8 @@ function middleScript(
   for (let d = 0; d <= max; d++) {
     trace.push(frontier.slice(offset - d, offset + d + 1));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && frontier[offset + k - 1]! < frontier[offset + k + 1]!) ? frontier[offset + k + 1]! : frontier[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && frontier[offset + k - 1]! < frontier[offset + k + 1]!) ? frontier[offset + k + 1]! : frontier[offset + k - 1]! + 1;
       let y = x - k;
       const snakeStart = x;
       while (x < n && y < m && a[x] === b[y]) {

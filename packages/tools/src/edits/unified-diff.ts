@@ -81,7 +81,13 @@ function hunksOf(runs: readonly DiffRun[]): Hunk[] {
     const last = current[current.length - 1]!;
     const oldEnd = last.kind === 'insert' ? last.oldStart : last.oldStart + last.count;
     const newEnd = last.kind === 'delete' ? last.newStart : last.newStart + last.count;
-    hunks.push({ oldStart: first.oldStart, oldCount: oldEnd - first.oldStart, newStart: first.newStart, newCount: newEnd - first.newStart, runs: current });
+    hunks.push({
+      oldStart: first.oldStart,
+      oldCount: oldEnd - first.oldStart,
+      newStart: first.newStart,
+      newCount: newEnd - first.newStart,
+      runs: current,
+    });
     current = [];
   };
   runs.forEach((run, index) => {

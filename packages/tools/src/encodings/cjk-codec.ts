@@ -2,14 +2,7 @@ import { isAscii } from 'node:buffer';
 import { assertWellFormed, decodeFailed, encodeFailed } from './codec-errors.js';
 import type { CjkScheme } from './cjk-schemes.js';
 import type { CjkTableData } from './cjk-table-data.js';
-import {
-  buildDecodeTables,
-  buildEncodeTables,
-  NO_CHARACTER,
-  REFUSED,
-  type CjkDecodeTables,
-  type CjkEncodeTables,
-} from './cjk-tables.js';
+import { buildDecodeTables, buildEncodeTables, NO_CHARACTER, REFUSED, type CjkDecodeTables, type CjkEncodeTables } from './cjk-tables.js';
 import type { TextCodec } from './text-codec.js';
 import { latin1ToString, unitsToString } from './units-to-string.js';
 

@@ -12,8 +12,7 @@ export interface CjkScheme {
   encodeFallback?(tables: CjkEncodeTables, codePoint: number, output: Uint8Array, size: number): number;
 }
 
-const pair = (tables: CjkDecodeTables, bytes: Uint8Array, index: number) =>
-  tables.pairs[(bytes[index]! << 8) | bytes[index + 1]!]! || -1;
+const pair = (tables: CjkDecodeTables, bytes: Uint8Array, index: number) => tables.pairs[(bytes[index]! << 8) | bytes[index + 1]!]! || -1;
 
 /** shift_jis, gbk, big5: every lead takes one trail byte. */
 export const doubleByteScheme: CjkScheme = {

@@ -28,10 +28,7 @@ const ALIASES: Readonly<Record<string, TextCodec>> = { utf8: utf8Codec, latin1: 
 export const ENCODING_NAMES: readonly string[] = CODECS.map((codec) => codec.name);
 
 // A closed table: a caller's label never reaches TextDecoder or iconv-lite, whose aliases differ from Python's.
-const BY_KEY = new Map<string, TextCodec>([
-  ...CODECS.map((codec) => [normalize(codec.name), codec] as const),
-  ...Object.entries(ALIASES),
-]);
+const BY_KEY = new Map<string, TextCodec>([...CODECS.map((codec) => [normalize(codec.name), codec] as const), ...Object.entries(ALIASES)]);
 
 function normalize(label: string): string {
   return label.toLowerCase().replaceAll('_', '-');
@@ -41,9 +38,7 @@ function normalize(label: string): string {
 export function resolveEncoding(label: string): TextCodec {
   const codec = BY_KEY.get(normalize(label));
   if (codec !== undefined) return codec;
-  throw new LibosError(
-    'unsupported_encoding',
-    `The encoding "${label}" is not supported; use one of ${ENCODING_NAMES.join(', ')}.`,
-    { details: { encoding: label, supported: ENCODING_NAMES } },
-  );
+  throw new LibosError('unsupported_encoding', `The encoding "${label}" is not supported; use one of ${ENCODING_NAMES.join(', ')}.`, {
+    details: { encoding: label, supported: ENCODING_NAMES },
+  });
 }

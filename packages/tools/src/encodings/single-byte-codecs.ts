@@ -11,7 +11,11 @@ function rangeCodec(name: string, highest: number): TextCodec {
   return {
     name,
     decode(bytes) {
-      if (highest < 0xff && !isAscii(bytes)) throw decodeFailed(name, bytes.findIndex((byte) => byte > highest));
+      if (highest < 0xff && !isAscii(bytes))
+        throw decodeFailed(
+          name,
+          bytes.findIndex((byte) => byte > highest),
+        );
       return latin1ToString(bytes);
     },
     encode(text) {

@@ -61,8 +61,7 @@ function utf8ErrorOffset(bytes: Uint8Array): number {
 
 /** Where the first lone surrogate or the odd final byte of UTF-16 input starts. */
 function utf16ErrorOffset(bytes: Uint8Array, label: 'utf-16le' | 'utf-16be'): number {
-  const unitAt = (offset: number) =>
-    label === 'utf-16le' ? bytes[offset]! | (bytes[offset + 1]! << 8) : (bytes[offset]! << 8) | bytes[offset + 1]!;
+  const unitAt = (offset: number) => (label === 'utf-16le' ? bytes[offset]! | (bytes[offset + 1]! << 8) : (bytes[offset]! << 8) | bytes[offset + 1]!);
   let offset = 0;
   for (; offset + 1 < bytes.length; offset += 2) {
     const unit = unitAt(offset);

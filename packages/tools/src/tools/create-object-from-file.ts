@@ -29,7 +29,7 @@ export const createObjectFromFile = defineTool({
   title: 'Create Object from file',
   description:
     'Reads a text file (like read_text_file: regular files only, strict decoding) and stores its text as a new immutable ' +
-    'Object named `name` in `namespace` (default: this process\'s own namespace). The Object keeps the file\'s label and ' +
+    "Object named `name` in `namespace` (default: this process's own namespace). The Object keeps the file's label and " +
     'is not attached to the memory view. A name that is already taken in the namespace fails with name_taken; Objects are ' +
     'never overwritten. A file larger than `max_bytes`, or text whose payload exceeds the Object size bound, fails with ' +
     'too_large unless `allow_truncated` is true, in which case a prefix is kept and `truncated` is true. ' +
@@ -39,7 +39,7 @@ export const createObjectFromFile = defineTool({
     z.strictObject({
       name: z.string().describe('The Object name, unique in its namespace; trimmed, must not be empty, ".", "..", or hold "/" or "\\".'),
       path: pathField('The text file to read.'),
-      namespace: z.string().optional().describe('The namespace to create the Object in (default: this process\'s own namespace).'),
+      namespace: z.string().optional().describe("The namespace to create the Object in (default: this process's own namespace)."),
       encoding: encodingField,
       max_bytes: boundedIntegerField(
         bounds.object_file_max_bytes_default,
@@ -50,13 +50,13 @@ export const createObjectFromFile = defineTool({
       object_type: z.string().default('artifact').describe('The Object type (default artifact).'),
     }),
   outputSchema: z.strictObject({
-    oid: z.string().describe('The new Object\'s id.'),
+    oid: z.string().describe("The new Object's id."),
     namespace: z.string(),
     name: z.string().describe('The stored (trimmed) name.'),
     type: z.string(),
     source_path: identityField,
     bytes_read: z.number().int().min(0),
-    truncated: z.boolean().describe('True when only a prefix of the file\'s text was stored.'),
+    truncated: z.boolean().describe("True when only a prefix of the file's text was stored."),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async execute(input, context) {

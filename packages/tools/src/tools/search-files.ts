@@ -74,13 +74,20 @@ export const searchFiles = defineTool({
     let filesSearched = 0;
     let full = false;
     // Room for the result's other fields; each match is measured as it is added.
-    let bytesLeft = context.bounds.result_max_bytes - Buffer.byteLength(JSON.stringify({ path: root, matches: [], count: 0, truncated: false, files_searched: 0 }), 'utf8') - 32;
+    let bytesLeft =
+      context.bounds.result_max_bytes -
+      Buffer.byteLength(JSON.stringify({ path: root, matches: [], count: 0, truncated: false, files_searched: 0 }), 'utf8') -
+      32;
     const literal = !input.regex && input.case_sensitive ? input.query : undefined;
     const cut = await walkSearchTree(
       context,
       root,
       permit,
-      { maxFiles: input.max_files, maxEntries: ENTRIES_PER_FILE * input.max_files + context.bounds.list_limit_max, wanted: (relative) => glob?.matches(relative) ?? true },
+      {
+        maxFiles: input.max_files,
+        maxEntries: ENTRIES_PER_FILE * input.max_files + context.bounds.list_limit_max,
+        wanted: (relative) => glob?.matches(relative) ?? true,
+      },
       async ({ path }) => {
         const read = await passBy(() => context.provider.readFile(path, { maxBytes: input.max_bytes_per_file }));
         if (read === undefined) return true;

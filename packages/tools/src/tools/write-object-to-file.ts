@@ -10,17 +10,17 @@ export const writeObjectToFile = defineTool({
   name: 'write_object_to_file',
   title: 'Write Object to file',
   description:
-    'Writes the text of the Object named `name` in `namespace` (default: this process\'s own namespace) to a file, ' +
+    "Writes the text of the Object named `name` in `namespace` (default: this process's own namespace) to a file, " +
     'encoded with `encoding`, exactly like write_text_file (atomic replace, missing parents created). The Object is found ' +
     'by name only; its payload must be a string or hold a string `content`, else unsupported_payload. An Object whose ' +
-    'label is above the target\'s clearance fails with egress_denied. With `overwrite: false` an existing file fails with ' +
+    "label is above the target's clearance fails with egress_denied. With `overwrite: false` an existing file fails with " +
     'already_exists. Fails with invalid_name, invalid_namespace, namespace_not_found, object_not_found, encode_failed, ' +
     'denied, not_a_file, symlink_refused or hard_link_refused.',
   inputSchema: () =>
     z.strictObject({
       name: z.string().describe('The name of the Object to write (trimmed).'),
       path: pathField('The file to write.'),
-      namespace: z.string().optional().describe('The namespace holding the Object (default: this process\'s own namespace).'),
+      namespace: z.string().optional().describe("The namespace holding the Object (default: this process's own namespace)."),
       encoding: encodingField,
       overwrite: z.boolean().default(true).describe('Replace an existing file (default true); false fails with already_exists.'),
     }),

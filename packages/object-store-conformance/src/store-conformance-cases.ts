@@ -1,0 +1,27 @@
+import { ledgerCases } from './cases/ledger-cases.js';
+import { lifecycleCases } from './cases/lifecycle-cases.js';
+import { memoryCases } from './cases/memory-cases.js';
+import { namespaceCases } from './cases/namespace-cases.js';
+import { objectCases } from './cases/object-cases.js';
+import { quotaCases } from './cases/quota-cases.js';
+import { raceCases } from './cases/race-cases.js';
+import { textCases } from './cases/text-cases.js';
+import type { StoreCase } from './store-case.js';
+
+/** Every case of the kit, in report order; ids are unique and stable. */
+export const storeConformanceCases: readonly StoreCase[] = [
+  ...lifecycleCases,
+  ...namespaceCases,
+  ...objectCases,
+  ...quotaCases,
+  ...raceCases,
+  ...textCases,
+  ...ledgerCases,
+  ...memoryCases,
+];
+
+const ids = new Set<string>();
+for (const testCase of storeConformanceCases) {
+  if (ids.has(testCase.id)) throw new Error(`Two Object store cases share the id ${JSON.stringify(testCase.id)}.`);
+  ids.add(testCase.id);
+}
