@@ -1,3 +1,4 @@
 import { libraryConfig } from '../../tooling/tsup/library-config.js';
 
-export default libraryConfig();
+// `testing` is a separate entry so the testing hooks never ship inside the provider's main entry.
+export default libraryConfig({ entry: ['src/index.ts', 'src/testing.ts'] });

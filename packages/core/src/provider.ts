@@ -45,7 +45,7 @@ export interface ProviderCapabilities {
  * finishes as it would have. A signal already aborted when the call starts changes nothing.
  */
 export interface ProviderCallOptions {
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Options of `stat`. */

@@ -21,18 +21,26 @@ export function describePostgres(name: string, body: () => void): void {
   else describe.skip(`${name} (skipped: ${missing})`, body);
 }
 
+/** A schema name no other test uses. */
+export function uniqueSchema(): string {
+  return `libos_test_${randomBytes(6).toString('hex')}`;
+}
+
+/** Drops a test's schema and everything in it. */
+export async function dropSchemaLater(schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A schema name no other test uses; it is dropped when the test ends. */
 export function freshSchema(): string {
-  const schema = `libos_test_${randomBytes(6).toString('hex')}`;
-  onTestFinished(async () => {
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    try {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await admin.end();
-    }
-  });
+  const schema = uniqueSchema();
+  onTestFinished(() => dropSchemaLater(schema));
   return schema;
 }
 

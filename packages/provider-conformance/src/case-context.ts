@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LibosError, ROOT_PATH, resolveWorkspacePath } from '@libos/core';
+import { LibosError, PROVIDER_ERROR_DETAILS, ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { ErrorCode } from '@libos/core';
 import type { CaseContext } from './conformance-case.js';
 import type { CaseFixtures, OutsideFixtures, ProviderFixtures, ProviderUnderTest } from './provider-fixtures.js';
@@ -61,6 +61,8 @@ export function createCaseContext(underTest: ProviderUnderTest): CaseContext {
         if (effect !== 'any' && error.effect !== effect) throw new Error(`Expected ${error.code} with effect ${effect}, got ${error.effect}.`);
         const leak = findLeak(`${error.message}\n${JSON.stringify(error.details ?? {})}`);
         if (leak !== undefined) throw new Error(`The ${error.code} error reveals ${JSON.stringify(leak)}: ${error.message}`);
+        const drift = detailsDrift(error);
+        if (drift !== undefined) throw new Error(`The ${error.code} error's details ${drift} (details: ${describeValue(error.details)}).`);
         return error;
       }
       throw new Error(`Expected ${wanted}, but the call succeeded with ${describeValue(result)}.`);
@@ -147,6 +149,31 @@ async function observe(fixtures: ProviderFixtures, path: string): Promise<string
   } catch (error) {
     return `unobservable (${(error as { code?: unknown }).code ?? 'error'})`;
   }
+}
+
+const snakeCase = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+/**
+ * Says how an error's `details` differ from the shape core's `providerErrors` gives every provider
+ * (keys by code in `PROVIDER_ERROR_DETAILS`, snake_case, plain values), or undefined when they match.
+ */
+export function detailsDrift(error: LibosError): string | undefined {
+  const details = error.details;
+  if (details === undefined || typeof details !== 'object' || details === null) return 'are missing (every provider error names its path)';
+  const keys = Object.keys(details);
+  for (const key of keys) {
+    if (!snakeCase.test(key)) return `use the key ${JSON.stringify(key)}, which is not snake_case`;
+    const value = details[key];
+    if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return `hold a ${typeof value} under ${JSON.stringify(key)}, not a plain value`;
+  }
+  if (typeof details.path !== 'string') return 'lack path, the canonical path of the call';
+  const shape = PROVIDER_ERROR_DETAILS[error.code];
+  if (shape === undefined) return undefined;
+  const missing = shape.required.find((key) => !keys.includes(key));
+  if (missing !== undefined) return `lack ${JSON.stringify(missing)}, which every ${error.code} carries`;
+  const unknown = keys.find((key) => !shape.required.includes(key) && !shape.optional.includes(key));
+  if (unknown !== undefined) return `hold ${JSON.stringify(unknown)}, which is not a ${error.code} key (see PROVIDER_ERROR_DETAILS)`;
+  return undefined;
 }
 
 function describeThrown(error: unknown): string {

@@ -1,3 +1,4 @@
+import { cancellationCases } from './cases/cancellation-cases.js';
 import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
 import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
 import { directoryCases } from './cases/directory-cases.js';
@@ -44,5 +45,6 @@ export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
   ...specialFileCases,
   ...gitCases,
   ...lifecycleCases,
+  ...cancellationCases,
   ...errorTableCases(),
 ]);

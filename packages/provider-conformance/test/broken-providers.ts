@@ -1,4 +1,4 @@
-import { LibosError, pathSegments } from '@libos/core';
+import { LibosError, pathSegments, providerErrors } from '@libos/core';
 import type { DirectoryEntry, FileSystemProviderV1, WorkspacePath } from '@libos/core';
 import type { ProviderFactory } from '../src/index.js';
 import { memfsTestbed } from './memfs-testbed.js';
@@ -46,14 +46,10 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     factory: broken((inner, volume, at) => ({
       // memfs follows intermediate links, so the raw calls go straight through them.
       readFile: (path, options) =>
-        insteadOf(
-          'symlink_refused',
-          () => inner.readFile(path, options),
-          () => {
-            if (isLink(volume, at(path))) throw new LibosError('symlink_refused', 'A link.');
-            return prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes);
-          },
-        ),
+        insteadOf('symlink_refused', () => inner.readFile(path, options), () => {
+          if (isLink(volume, at(path))) throw providerErrors.symlinkRefused(path);
+          return prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes);
+        }),
       writeFile: (path, bytes, options) =>
         insteadOf(
           'symlink_refused',
@@ -182,11 +178,8 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     name: 'decides overwrite:false by a check before the write',
     factory: broken((inner) => ({
       writeFile: async (path, bytes, options) => {
-        const kind = await inner.stat(path).then(
-          (status) => status.kind,
-          () => 'missing',
-        );
-        if (!options.overwrite && kind !== 'missing') throw new LibosError('already_exists', 'Exists.');
+        const kind = await inner.stat(path).then((status) => status.kind, () => 'missing');
+        if (!options.overwrite && kind !== 'missing') throw providerErrors.alreadyExists(path);
         await turn();
         return inner.writeFile(path, bytes, { overwrite: true });
       },
@@ -217,7 +210,7 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
           (volume.readdirSync(directory) as string[]).some(
             (name) => name === '.git' || (volume.lstatSync(`${directory}/${name}`).isDirectory() && holdsGit(`${directory}/${name}`)),
           );
-        if (holdsGit(at(path))) throw new LibosError('protected_path', 'The tree holds .git.');
+        if (holdsGit(at(path))) throw providerErrors.protectedPath(path, path);
         volume.rmSync(at(path), { recursive: true });
         return { deleted: true };
       },
@@ -239,7 +232,7 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
           try {
             return await method(...args);
           } catch (error) {
-            return rewrap(error, (libos) => new LibosError(libos.code, `${libos.message} (/workspace/${args[0]})`, { effect: libos.effect }));
+            return rewrap(error, (libos) => new LibosError(libos.code, `${libos.message} (/workspace/${args[0]})`, { effect: libos.effect, ...(libos.details === undefined ? {} : { details: libos.details }) }));
           }
         };
       return { readFile: leaky(inner.readFile), deleteFile: leaky(inner.deleteFile) };
@@ -255,7 +248,7 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
         } catch (error) {
           return rewrap(error, (libos) => {
             const target = isLink(volume, at(path)) ? String(volume.readlinkSync(at(path))) : '';
-            return new LibosError(libos.code, `${libos.message} It points to ${target}.`);
+            return new LibosError(libos.code, `${libos.message} It points to ${target}.`, { ...(libos.details === undefined ? {} : { details: libos.details }) });
           });
         }
       },

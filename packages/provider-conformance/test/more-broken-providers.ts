@@ -1,4 +1,4 @@
-import { LibosError } from '@libos/core';
+import { LibosError, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import type { ProviderFactory } from '../src/index.js';
 import { broken } from './broken-providers.js';
@@ -38,7 +38,7 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
     name: 'fails paths over 1024 bytes',
     factory: broken((inner) => ({
       writeFile: async (path, bytes, options) => {
-        if (path.length > 1024) throw new LibosError('provider_failure', 'The host refused a long path.', { effect: 'unknown' });
+        if (path.length > 1024) throw providerErrors.failure(path, 'ENAMETOOLONG');
         return inner.writeFile(path, bytes, options);
       },
     })),
@@ -75,6 +75,51 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
     passes: ['deleting directories > deletes an empty root-level directory'],
   },
   {
+    name: 'drifts from the shared details keys',
+    factory: broken((inner) => {
+      // The drift the shared factories ended: camelCase keys and a detail one provider adds on its own.
+      const drift = (error: unknown): never => {
+        if (!LibosError.is(error)) throw error;
+        const { links, host_code: hostCode, ...rest } = error.details ?? {};
+        const details = { ...rest, ...(links === undefined ? {} : { linkCount: links }), ...(hostCode === undefined ? {} : { hostCode }) };
+        throw new LibosError(error.code, error.message, { effect: error.effect, details });
+      };
+      return {
+        readFile: (path, options) => inner.readFile(path, options).catch(drift),
+        deleteFile: (path, options) => inner.deleteFile(path, options).catch((error: unknown) => {
+          if (LibosError.is(error, 'not_a_file')) {
+            throw new LibosError('not_a_file', error.message, { details: { path, kind: error.details?.kind, type: 'directory' } });
+          }
+          throw error;
+        }),
+      };
+    }),
+    fails: [
+      'hard links > readFile on a hard-linked file -> hard_link_refused',
+      'errors > deleteFile on a directory -> not_a_file',
+    ],
+    passes: ['errors > readFile on missing -> not_found'],
+  },
+  {
+    name: 'names a path it was not called with',
+    factory: broken((inner) => ({
+      readFile: (path, options) =>
+        inner.readFile(path, options).catch((error: unknown) => {
+          if (!LibosError.is(error)) throw error;
+          throw new LibosError(error.code, error.message, { effect: error.effect, details: { ...error.details, path: 'elsewhere' } });
+        }),
+    })),
+    fails: ['errors > readFile on missing -> not_found'],
+  },
+  {
+    name: 'ignores the signal',
+    factory: broken((inner) => ({
+      writeFile: (path, bytes, options) => inner.writeFile(path, bytes, { overwrite: options.overwrite }),
+    })),
+    fails: ['cancellation > every call with an aborted signal fails with provider_failure and changes nothing'],
+    passes: ['cancellation > a signal that never aborts changes nothing about a call'],
+  },
+  {
     name: 'checks expectedSha256 before overwrite:false',
     factory: broken((inner) => ({
       writeFile: async (path, bytes, options) => {
@@ -103,7 +148,7 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
       return {
         deleteDirectory: async (path, options) => {
           if (!options.recursive) return inner.deleteDirectory(path, options);
-          if (await holdsGit(path, 0)) throw new LibosError('protected_path', 'The tree holds .git.');
+          if (await holdsGit(path, 0)) throw providerErrors.protectedPath(path, path);
           volume.rmSync(at(path), { recursive: true });
           return { deleted: true };
         },

@@ -123,6 +123,7 @@ describe('conformanceCases', () => {
       [
         '.git',
         'atomic replace',
+        'cancellation',
         'deleting directories',
         'deleting files',
         'errors',

@@ -1,11 +1,11 @@
-import { LibosError, pathSegments } from '@libos/core';
-import type { FileSystemProviderV1, PathStatus, ProviderCapabilities, WorkspacePath } from '@libos/core';
+import { LibosError, checkSignal, createCallGate, pathSegments } from '@libos/core';
+import type { FileSystemProviderV1, PathStatus, ProviderCallOptions, ProviderCapabilities, WorkspacePath } from '@libos/core';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { FdPaths } from './fd-paths.js';
 import { hostPathOf } from './host-path.js';
 import { listDirectory } from './list-directory.js';
-import type { LocalProviderOptions } from './local-provider-options.js';
+import type { LocalProviderOptions, LocalProviderTestingHooks } from './local-provider-options.js';
 import { makeDirectory } from './make-directory.js';
 import { mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
@@ -33,23 +33,33 @@ const capabilities: ProviderCapabilities = {
  * Throws `provider_failure` when the root cannot be opened or `/proc` cannot be trusted.
  */
 export function createLocalProvider(options: LocalProviderOptions): FileSystemProviderV1 {
-  const hooks = options.testingHooks ?? {};
+  return openLocalProvider(options, {});
+}
+
+/** `createLocalProvider` with testing hooks; reachable only through `@libos/provider-local/testing`. */
+export function openLocalProvider(options: LocalProviderOptions, hooks: LocalProviderTestingHooks): FileSystemProviderV1 {
   const procFdDirectory = hooks.procFdDirectory ?? '/proc/self/fd';
   const root = new PinnedRoot(options.root, procFdDirectory);
   const paths = new FdPaths(procFdDirectory);
-  const staging = new StagingArea(root, paths);
+  const gate = createCallGate('local');
+  const staging = new StagingArea(root, paths, gate);
 
-  // Every call holds a reference on the root for as long as any of its host calls may run.
-  async function run<T>(operation: string, path: WorkspacePath, body: (context: OperationContext) => T | Promise<T>): Promise<T> {
-    root.acquire();
-    try {
-      return await body({ root, paths, staging, hooks, operation });
-    } catch (error) {
-      // Host errors are classified where they happen; one that escaped may have changed something.
-      throw LibosError.is(error) ? error : mapNodeError(error, path, 'unknown');
-    } finally {
-      root.release();
-    }
+  // The gate keeps every call in flight until its host calls are done, so close never frees an fd a call still names.
+  function run<T>(
+    operation: string,
+    path: WorkspacePath,
+    callOptions: ProviderCallOptions | undefined,
+    body: (context: OperationContext) => T | Promise<T>,
+  ): Promise<T> {
+    return gate.run(path, async () => {
+      checkSignal(callOptions?.signal, path);
+      try {
+        return await body({ root, paths, staging, hooks, operation, signal: callOptions?.signal });
+      } catch (error) {
+        // Host errors are classified where they happen; one that escaped may have changed something.
+        throw LibosError.is(error) ? error : mapNodeError(error, path, 'unknown');
+      }
+    });
   }
 
   return {
@@ -57,37 +67,39 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
     name: 'local',
     capabilities,
     // A path through the reserved staging name is answered before any host call: it never exists.
-    stat: (path) => run('stat', path, (context) => (namesReserved(path) ? reservedStatus(context, path) : statPath(context, path))),
+    stat: (path, statOptions) =>
+      run('stat', path, statOptions, (context) => (namesReserved(path) ? reservedStatus(context, path) : statPath(context, path))),
     listDirectory: (path, listOptions) =>
-      run('listDirectory', path, (context) => (refuseIfReserved(path, false), listDirectory(context, path, listOptions))),
-    readFile: (path, readOptions) => run('readFile', path, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),
+      run('listDirectory', path, listOptions, (context) => (refuseIfReserved(path, false), listDirectory(context, path, listOptions))),
+    readFile: (path, readOptions) => run('readFile', path, readOptions, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),
     writeFile: (path, bytes, writeOptions) =>
-      run('writeFile', path, (context) => (refuseIfReserved(path, true), writeFile(context, path, bytes, writeOptions))),
+      run('writeFile', path, writeOptions, (context) => (refuseIfReserved(path, true), writeFile(context, path, bytes, writeOptions))),
     makeDirectory: (path, makeOptions) =>
-      run('makeDirectory', path, (context) => (refuseIfReserved(path, true), makeDirectory(context, path, makeOptions))),
+      run('makeDirectory', path, makeOptions, (context) => (refuseIfReserved(path, true), makeDirectory(context, path, makeOptions))),
     deleteFile: (path, deleteOptions) =>
-      run('deleteFile', path, (context) =>
+      run('deleteFile', path, deleteOptions, (context) =>
         namesReserved(path) ? missingOr(deleteOptions.missingOk, path) : deleteFile(context, path, deleteOptions),
       ),
     deleteDirectory: (path, deleteOptions) =>
-      run('deleteDirectory', path, (context) =>
+      run('deleteDirectory', path, deleteOptions, (context) =>
         namesReserved(path) ? missingOr(deleteOptions.missingOk, path) : deleteDirectory(context, path, deleteOptions),
       ),
     hostPath(path) {
-      root.acquire();
+      const leave = gate.enter(path);
       try {
         refuseIfReserved(path, false);
         return hostPathOf({ root, paths, staging, hooks, operation: 'hostPath' }, path);
       } catch (error) {
         throw mapNodeError(error, path);
       } finally {
-        root.release();
+        leave();
       }
     },
-    close: async () => {
-      await root.close();
-      await staging.close();
-    },
+    close: () =>
+      gate.close(async () => {
+        root.close();
+        await staging.close();
+      }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, rmdirSync } from 'node:fs';
-import { LibosError, baseName, pathSegments } from '@libos/core';
+import { LibosError, baseName, pathSegments, providerErrors } from '@libos/core';
 import type { DeleteDirectoryOptions, WorkspacePath } from '@libos/core';
 import { deleteTree, findProtected } from './delete-tree.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
@@ -19,7 +19,7 @@ export async function deleteDirectory(
 ): Promise<{ readonly deleted: boolean }> {
   const segments = pathSegments(path);
   if (segments.length === 0) {
-    throw new LibosError('root_refused', 'The workspace root itself cannot be deleted.', { details: { path } });
+    throw providerErrors.rootRefused(path);
   }
   const name = baseName(path);
   const directory = walkParent(context, segments, options.missingOk);
@@ -62,15 +62,13 @@ function removeEmpty(
   try {
     const now = lstatSync(target);
     if (now.dev !== held.dev || now.ino !== held.ino) {
-      throw new LibosError('changed_during_operation', `'${path}' was replaced while it was being deleted.`, {
-        details: { path },
-      });
+      throw providerErrors.changedDuringOperation(path);
     }
     rmdirSync(target);
     return { deleted: true };
   } catch (error) {
     if (hostCode(error) === 'EEXIST') {
-      throw new LibosError('directory_not_empty', `The directory '${path}' is not empty.`, { details: { path } });
+      throw providerErrors.directoryNotEmpty(path);
     }
     throw mapNodeError(error, path);
   }

@@ -1,6 +1,6 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError, baseName, pathSegments } from '@libos/core';
+import { LibosError, baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
 import type { DeleteFileOptions, WorkspacePath } from '@libos/core';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { mountRefusal } from './mount-id.js';
@@ -17,11 +17,11 @@ import { walkParent } from './walk.js';
  */
 export async function deleteFile(context: OperationContext, path: WorkspacePath, options: DeleteFileOptions): Promise<{ readonly deleted: boolean }> {
   const segments = pathSegments(path);
-  if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
+  if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const directory = walkParent(context, segments, options.missingOk);
   if (directory === null) return { deleted: false };
   // Locked like a write's rename, so a delete never lands between a guarded write's check and its rename.
-  const lock = await lockName(directory.fd, baseName(path)).catch((error: unknown) => {
+  const lock = await lockName(directory.fd, baseName(path), () => checkSignal(context.signal, path)).catch((error: unknown) => {
     directory.release();
     throw error;
   });

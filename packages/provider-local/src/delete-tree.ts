@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
-import { LibosError, PATH_MAX_BYTES, childPath } from '@libos/core';
+import { LibosError, PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import { isProtectedName } from './is-protected-name.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
@@ -37,11 +37,12 @@ export async function findProtected(context: OperationContext, fd: number, path:
   if (depth > MAX_DEPTH) throw tooDeep(path, 'none');
   const directories: ByteString[] = [];
   await scanNames(context, fd, path, (raw, isDirectory) => {
-    if (isProtectedName(shownName(raw))) throw protectedIn(childPath(path, shownName(raw)), 'none');
+    if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(path, childPath(path, shownName(raw)));
     if (isDirectory) directories.push(raw);
   });
   for (const raw of directories) {
     const childPathName = childPath(path, shownName(raw));
+    checkSignal(context.signal, path);
     const child = openDirectoryOrNull(context, fd, raw, childPathName, 'none');
     if (child === null) continue;
     try {
@@ -64,21 +65,20 @@ export async function deleteTree(context: OperationContext, tree: HeldTree, dept
     await sweepOnce(context, tree, depth);
     if (removeEmptied(context, tree)) return;
   }
-  throw new LibosError('changed_during_operation', `'${tree.path}' kept filling up while it was being deleted.`, {
-    effect: 'unknown',
-    details: { path: tree.path },
-  });
+  throw providerErrors.changedDuringOperation(tree.path, { effect: 'unknown' });
 }
 
 async function sweepOnce(context: OperationContext, tree: HeldTree, depth: number): Promise<void> {
   const directories: ByteString[] = [];
   await scanNames(context, tree.fd, tree.path, (raw, isDirectory) => {
-    if (isProtectedName(shownName(raw))) throw protectedIn(childPath(tree.path, shownName(raw)), 'unknown');
+    if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
     if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
-  });
+  }, 'unknown');
   let handled = 0;
   for (const raw of directories) {
     const path = childPath(tree.path, shownName(raw));
+    // Entries are already gone, so a cancelled delete stops with effect unknown, the rest left in place.
+    checkSignal(context.signal, tree.path, 'unknown');
     const fd = openDirectoryOrNull(context, tree.fd, raw, path, 'unknown');
     if (fd === null) {
       // Not a directory (or swapped for one since the scan): unlink it as what it now is. Its EPERM
@@ -120,10 +120,7 @@ function removeEmptied(context: OperationContext, tree: HeldTree): boolean {
   try {
     const now = lstatSync(target);
     if (now.dev !== tree.dev || now.ino !== tree.ino) {
-      throw new LibosError('changed_during_operation', `'${tree.path}' was replaced while it was being deleted.`, {
-        effect: 'unknown',
-        details: { path: tree.path },
-      });
+      throw providerErrors.changedDuringOperation(tree.path, { effect: 'unknown' });
     }
     rmdirSync(target);
     return true;
@@ -145,16 +142,6 @@ function openDirectoryOrNull(context: OperationContext, parentFd: number, raw: B
   }
 }
 
-function protectedIn(path: WorkspacePath, effect: Effect): LibosError {
-  return new LibosError('protected_path', `The tree holds '${path}', a protected .git entry; it is never deleted.`, {
-    effect,
-    details: { path },
-  });
-}
-
 function tooDeep(path: WorkspacePath, effect: Effect): LibosError {
-  return new LibosError('provider_failure', `The tree below '${path}' is deeper than ${MAX_DEPTH} levels.`, {
-    effect,
-    details: { path },
-  });
+  return providerErrors.tooDeep(path, MAX_DEPTH, { effect });
 }

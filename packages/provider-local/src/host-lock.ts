@@ -48,8 +48,9 @@ function held(server: Server): HostLock {
 /**
  * Takes `name`, waiting while another holder has it (holders keep it for microseconds, and a dead
  * one has already let go). Fails with `changed_during_operation`, nothing done, past `timeoutMs`.
+ * `beforeWait` runs before each wait and may throw to stop waiting (a cancelled call).
  */
-export async function hold(name: string, timeoutMs = 10_000): Promise<HostLock> {
+export async function hold(name: string, timeoutMs = 10_000, beforeWait?: () => void): Promise<HostLock> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
     const lock = await tryHold(name);
@@ -59,6 +60,7 @@ export async function hold(name: string, timeoutMs = 10_000): Promise<HostLock> 
         effect: 'none',
       });
     }
+    beforeWait?.();
     // Spin on the event loop first, then back off to a millisecond so a long holder costs no CPU.
     await new Promise((resolve) => (attempt < 8 ? setImmediate(resolve) : setTimeout(resolve, 1)));
   }

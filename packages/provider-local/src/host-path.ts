@@ -1,5 +1,5 @@
 import { fstatSync, readlinkSync, statSync } from 'node:fs';
-import { LibosError, pathSegments } from '@libos/core';
+import { pathSegments, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import type { OperationContext } from './operation-context.js';
 import { walk } from './walk.js';
@@ -14,8 +14,7 @@ export function hostPathOf(context: OperationContext, path: WorkspacePath): stri
   const { directory } = walk(context, pathSegments(path));
   try {
     const held = fstatSync(directory.fd);
-    const details = { path };
-    if (held.nlink === 0) throw new LibosError('not_found', `The directory '${path}' no longer exists.`, { details });
+    if (held.nlink === 0) throw providerErrors.notFound(path);
     const current = readlinkSync(context.paths.of(directory.fd));
     let seen: { dev: number; ino: number } | null = null;
     try {
@@ -24,7 +23,7 @@ export function hostPathOf(context: OperationContext, path: WorkspacePath): stri
       // Unreachable from here (another mount namespace, a `(deleted)` suffix): refused below.
     }
     if (seen === null || seen.dev !== held.dev || seen.ino !== held.ino) {
-      throw new LibosError('changed_during_operation', `The host path of '${path}' no longer leads to it.`, { details });
+      throw providerErrors.changedDuringOperation(path);
     }
     return current;
   } finally {

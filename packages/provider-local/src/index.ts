@@ -1,2 +1,2 @@
 export { createLocalProvider } from './create-local-provider.js';
-export type { LocalProviderOptions, LocalProviderTestingHooks, ResolveStep } from './local-provider-options.js';
+export type { LocalProviderOptions } from './local-provider-options.js';

@@ -1,7 +1,7 @@
 import { lstatSync, opendirSync } from 'node:fs';
 import type { Dir } from 'node:fs';
-import { SmallestItems, childPath, pathSegments } from '@libos/core';
-import type { DirectoryEntry, DirectoryListing, ListDirectoryOptions, WorkspacePath } from '@libos/core';
+import { SmallestItems, checkSignal, childPath, pathSegments } from '@libos/core';
+import type { DirectoryEntry, DirectoryListing, Effect, ListDirectoryOptions, WorkspacePath } from '@libos/core';
 import { entryKind } from './entry-kind.js';
 import { modifiedAt } from './modified-at.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
@@ -51,12 +51,16 @@ export async function listDirectory(context: OperationContext, path: WorkspacePa
   }
 }
 
-/** Feeds every raw name of the directory `fd` pins to `visit`, yielding to the event loop now and then. */
+/**
+ * Feeds every raw name of the directory `fd` pins to `visit`, yielding to the event loop now and
+ * then, and stopping there if the call was cancelled (with `effect`, for a delete already under way).
+ */
 export async function scanNames(
   context: OperationContext,
   fd: number,
   path: WorkspacePath,
   visit: (raw: ByteString, isDirectory: boolean) => void,
+  effect: Effect = 'none',
 ): Promise<void> {
   let handle: Dir;
   try {
@@ -72,7 +76,10 @@ export async function scanNames(
       const entry = handle.readSync();
       if (entry === null) return;
       visit(entry.name, entry.isDirectory());
-      if (++seen % ENTRIES_PER_SLICE === 0) await yieldNow();
+      if (++seen % ENTRIES_PER_SLICE === 0) {
+        await yieldNow();
+        checkSignal(context.signal, path, effect);
+      }
     }
   } catch (error) {
     throw mapNodeError(error, path);

@@ -4,11 +4,6 @@ import type { WorkspacePath } from '@libos/core';
 export interface LocalProviderOptions {
   /** The host directory that is the workspace; resolved and opened once, at creation. */
   readonly root: string;
-  /**
-   * For tests only, not part of the supported surface: deterministic hooks into path resolution
-   * and a replacement for `/proc/self/fd` to prove the provider refuses a fake one.
-   */
-  readonly testingHooks?: LocalProviderTestingHooks;
 }
 
 /** One directory pinned during resolution: what a testing hook sees between two steps. */
@@ -21,7 +16,11 @@ export interface ResolveStep {
   readonly stage: 'walk' | 'effect';
 }
 
-/** Testing hooks; never needed outside tests. */
+/**
+ * Testing hooks, given only through `createLocalProviderWithHooks` of `@libos/provider-local/testing`:
+ * deterministic hooks into path resolution and a replacement for `/proc/self/fd` to prove the
+ * provider refuses a fake one. Never needed outside tests.
+ */
 export interface LocalProviderTestingHooks {
   /** Called synchronously after each directory is pinned and before the next name is used. */
   readonly afterResolveStep?: (step: ResolveStep) => void;

@@ -1,5 +1,5 @@
 import { closeSync, lstatSync, mkdirSync } from 'node:fs';
-import { LibosError, baseName, pathSegments } from '@libos/core';
+import { baseName, pathSegments, providerErrors } from '@libos/core';
 import type { MakeDirectoryOptions, WorkspacePath } from '@libos/core';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { stepped } from './operation-context.js';
@@ -15,7 +15,7 @@ export function makeDirectory(context: OperationContext, path: WorkspacePath, op
   if (segments.length === 0) {
     holdRoot(context);
     if (options.existOk) return { created: false };
-    throw new LibosError('already_exists', `The directory '.' already exists.`, { details: { path } });
+    throw providerErrors.alreadyExists(path);
   }
   const { directory, created: parentsMade } = walk(context, segments.slice(0, -1), options.parents);
   try {
@@ -33,14 +33,11 @@ export function makeDirectory(context: OperationContext, path: WorkspacePath, op
     } catch (error) {
       throw mapNodeError(error, path);
     }
-    const details = { path };
-    if (existing.isSymbolicLink()) {
-      throw new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { details });
-    }
-    if (!existing.isDirectory()) throw new LibosError('not_a_directory', `'${path}' exists and is not a directory.`, { details });
+    if (existing.isSymbolicLink()) throw providerErrors.symlinkRefused(path);
+    if (!existing.isDirectory()) throw providerErrors.notADirectory(path);
     // An existing directory is held and checked like a walked one: a mount point is refused.
     closeSync(openChildDirectory(context, directory.fd, baseName(path), path));
-    if (!options.existOk) throw new LibosError('already_exists', `The directory '${path}' already exists.`, { details });
+    if (!options.existOk) throw providerErrors.alreadyExists(path);
     return { created: false };
   } catch (error) {
     throw mapNodeError(error, path, parentsMade > 0 ? 'unknown' : 'none');

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { LibosError } from '@libos/core';
+import { LibosError, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import type { OperationContext } from './operation-context.js';
 
@@ -44,5 +44,5 @@ export function refuseOtherMount(context: OperationContext, fd: number, path: Wo
 
 /** The refusal of a mount point inside the workspace. */
 export function mountRefusal(path: WorkspacePath, effect: Effect = 'none'): LibosError {
-  return new LibosError('symlink_refused', `'${path}' is a mount point, which is never entered.`, { effect, details: { path } });
+  return providerErrors.symlinkRefused(path, path, { effect });
 }

@@ -9,8 +9,8 @@ import type { HostLock } from './host-lock.js';
  * unlink). The key is the directory's identity, not a path, so two runtimes whose roots differ
  * still meet on the same name, and a renamed directory keeps its key.
  */
-export async function lockName(directoryFd: number, name: string): Promise<HostLock> {
+export async function lockName(directoryFd: number, name: string, beforeWait?: () => void): Promise<HostLock> {
   const directory = fstatSync(directoryFd);
   const key = createHash('sha256').update(`${directory.dev}:${directory.ino}:`).update(name).digest('hex').slice(0, 40);
-  return hold(`libos-name-${key}`);
+  return hold(`libos-name-${key}`, undefined, beforeWait);
 }

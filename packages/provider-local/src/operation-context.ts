@@ -11,6 +11,8 @@ export interface OperationContext {
   readonly staging: StagingArea;
   readonly hooks: LocalProviderTestingHooks;
   readonly operation: string;
+  /** The call's signal; checked where the operation waits or loops. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Tells the testing hook that `path` is pinned and the next step is about to run. */

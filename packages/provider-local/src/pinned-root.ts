@@ -9,7 +9,7 @@ const PROC_SUPER_MAGIC = 0x9fa0;
 /**
  * The workspace root, opened once and held for the provider's lifetime. Every path the provider
  * touches is resolved from this fd, so renaming or replacing the root's host path changes nothing.
- * Operations in flight hold a reference, so `close` never closes an fd a queued call still names.
+ * The provider's call gate (core's `createCallGate`) closes it only once no call is in flight.
  */
 export class PinnedRoot {
   readonly fd: number;
@@ -19,10 +19,6 @@ export class PinnedRoot {
   readonly mountId: number;
   /** The root's host path as configured, resolved once at startup (`hostPath` asks the kernel instead). */
   readonly hostPath: string;
-  private inFlight = 0;
-  private closed = false;
-  private drained: (() => void) | undefined;
-  private closing: Promise<void> | undefined;
 
   constructor(root: string, procFdDirectory: string) {
     let fd: number;
@@ -48,28 +44,8 @@ export class PinnedRoot {
     }
   }
 
-  /** Marks one operation in flight; fails once the provider is closed. */
-  acquire(): void {
-    if (this.closed) throw new LibosError('provider_failure', 'The provider is closed.', { effect: 'none' });
-    this.inFlight++;
-  }
-
-  /** Ends one operation; the last one out after `close` closes the root fd. */
-  release(): void {
-    this.inFlight--;
-    if (this.closed && this.inFlight === 0) this.drained?.();
-  }
-
-  /** Refuses new operations, waits for those in flight, then closes the root fd. Idempotent. */
-  close(): Promise<void> {
-    // Every caller gets the same promise, so none returns while the fd is still open.
-    this.closing ??= this.drainAndClose();
-    return this.closing;
-  }
-
-  private async drainAndClose(): Promise<void> {
-    this.closed = true;
-    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+  /** Closes the root fd; the caller guarantees no call still uses it. */
+  close(): void {
     closeSync(this.fd);
   }
 }

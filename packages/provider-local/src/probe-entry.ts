@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError } from '@libos/core';
+import { providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { ENTRY_HANDLE } from './host-flags.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
@@ -35,19 +35,9 @@ export function probeEntry(context: OperationContext, parentFd: number, name: st
 
 /** Refuses anything but a regular file with exactly one name; the checks read the held inode. */
 export function requireSingleFile(status: Stats, path: WorkspacePath): void {
-  const details = { path };
-  if (status.isSymbolicLink()) {
-    throw new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { details });
-  }
-  if (status.isDirectory()) throw new LibosError('not_a_file', `'${path}' is a directory, not a file.`, { details });
-  if (!status.isFile()) {
-    throw new LibosError('not_a_file', `'${path}' is not a regular file (a FIFO, socket or device).`, { details });
-  }
-  if (status.nlink > 1) {
-    throw new LibosError('hard_link_refused', `'${path}' has ${status.nlink} hard links; such files are refused.`, {
-      details: { path, links: status.nlink },
-    });
-  }
+  if (status.isSymbolicLink()) throw providerErrors.symlinkRefused(path);
+  if (!status.isFile()) throw providerErrors.notAFile(path, status.isDirectory() ? 'directory' : 'other');
+  if (status.nlink > 1) throw providerErrors.hardLinkRefused(path, status.nlink);
 }
 
 /**

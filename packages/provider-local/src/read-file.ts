@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { LibosError, baseName, pathSegments } from '@libos/core';
+import { baseName, pathSegments, providerErrors } from '@libos/core';
 import type { FileRead, ReadFileOptions, WorkspacePath } from '@libos/core';
 import { REOPEN_FILE } from './host-flags.js';
 import { mapNodeError } from './map-node-error.js';
@@ -15,11 +15,11 @@ import { walk } from './walk.js';
  */
 export async function readFile(context: OperationContext, path: WorkspacePath, options: ReadFileOptions): Promise<FileRead> {
   const segments = pathSegments(path);
-  if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
+  if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const { directory } = walk(context, segments.slice(0, -1));
   try {
     const probe = probeEntry(context, directory.fd, baseName(path), path);
-    if (probe === null) throw new LibosError('not_found', `Nothing exists at '${path}'.`, { details: { path } });
+    if (probe === null) throw providerErrors.notFound(path);
     try {
       requireSingleFile(await settledStatus(probe), path);
       // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.

@@ -1,4 +1,4 @@
-import { LibosError, pathSegments } from '@libos/core';
+import { LibosError, pathSegments, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 
 /**
@@ -22,8 +22,8 @@ export function namesReserved(path: WorkspacePath): boolean {
 export function refuseReserved(path: WorkspacePath, creates: boolean): LibosError {
   if (creates) {
     return new LibosError('protected_path', `'${path}' names the directory the provider reserves for its temporary files.`, {
-      details: { path },
+      details: { path, protected: path },
     });
   }
-  return new LibosError('not_found', `Nothing exists at '${path}'.`, { details: { path } });
+  return providerErrors.notFound(path);
 }

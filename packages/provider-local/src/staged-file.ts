@@ -1,6 +1,6 @@
 import { closeSync, fchmodSync, fstatSync, linkSync, lstatSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError } from '@libos/core';
+import { providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { CREATE_EXCLUSIVE } from './host-flags.js';
 import { flush, writeAll } from './host-io.js';
@@ -122,9 +122,8 @@ export class StagedFile {
       written.nlink === 1 &&
       written.size === this.size;
     if (!intact) {
-      throw new LibosError('changed_during_operation', `The staged copy of '${path}' was changed by another process before it was put in place.`, {
-        details: { path },
-      });
+      // Another process changed the staged copy before it was put in place.
+      throw providerErrors.changedDuringOperation(path);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, opendirSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { LibosError } from '@libos/core';
+import { LibosError, ROOT_PATH } from '@libos/core';
+import type { CallGate } from '@libos/core';
 import type { FdPaths } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { tryHold } from './host-lock.js';
@@ -32,11 +33,12 @@ export class StagingArea {
   constructor(
     private readonly root: PinnedRoot,
     private readonly paths: FdPaths,
+    gate: CallGate,
   ) {
     this.registration = tryHold(writerLockName(this.writerId));
-    // The sweep holds a reference on the root, so closing waits for it.
-    root.acquire();
-    this.sweeping = this.sweep().finally(() => root.release());
+    // The sweep is a call in flight of its own, so closing waits for it.
+    const leave = gate.enter(ROOT_PATH);
+    this.sweeping = this.sweep().finally(leave);
   }
 
   /** Resolves once this writer's name is held; no temporary is made before that. */
@@ -152,6 +154,6 @@ function removeFile(hostPath: string): void {
 function unavailable(code: string | undefined): LibosError {
   return new LibosError('provider_failure', 'The provider cannot make or open its staging directory at the workspace root.', {
     effect: 'none',
-    details: { host_code: code ?? 'unknown' },
+    details: { path: '.', host_code: code ?? null },
   });
 }

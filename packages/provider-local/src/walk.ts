@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
-import { LibosError, ROOT_PATH, childPath } from '@libos/core';
+import { LibosError, ROOT_PATH, childPath, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
@@ -23,7 +23,7 @@ export interface Walk {
 /** Holds the root itself; nothing to close. Fails with `not_found` once the root is deleted. */
 export function holdRoot(context: OperationContext): HeldDirectory {
   if (rootIsGone(context)) {
-    throw new LibosError('not_found', 'The workspace root no longer exists.', { details: { path: ROOT_PATH } });
+    throw providerErrors.rootGone(ROOT_PATH);
   }
   stepped(context, ROOT_PATH);
   return { fd: context.root.fd, path: ROOT_PATH, release: () => undefined };
@@ -129,13 +129,8 @@ function refusalFor(context: OperationContext, parentFd: number, name: string, p
   } catch {
     kind = 'missing';
   }
-  const details = { path };
-  if (kind === 'symlink') {
-    return new LibosError('symlink_refused', `'${path}' is a symbolic link, which is never followed.`, { details });
-  }
-  if (kind === 'missing') return new LibosError('not_found', `Nothing exists at '${path}'.`, { details });
-  if (kind === 'directory') {
-    return new LibosError('changed_during_operation', `'${path}' changed while it was being resolved.`, { details });
-  }
-  return new LibosError('not_a_directory', `'${path}' is not a directory.`, { details });
+  if (kind === 'symlink') return providerErrors.symlinkRefused(path);
+  if (kind === 'missing') return providerErrors.notFound(path);
+  if (kind === 'directory') return providerErrors.changedDuringOperation(path);
+  return providerErrors.notADirectory(path);
 }

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, lstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError, baseName, pathSegments } from '@libos/core';
+import { LibosError, baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
 import type { WorkspacePath, WriteFileOptions } from '@libos/core';
 import { hashHeld } from './hash-held.js';
 import { flushDirectory } from './host-io.js';
@@ -33,7 +33,7 @@ export async function writeFile(
   options: WriteFileOptions,
 ): Promise<{ readonly created: boolean }> {
   const segments = pathSegments(path);
-  if (segments.length === 0) throw new LibosError('not_a_file', `'.' is a directory, not a file.`, { details: { path } });
+  if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const { directory, created: parentsMade } = walkCreatingParents(context, segments.slice(0, -1), path, options);
   try {
     const probed = probeEntry(context, directory.fd, baseName(path), path);
@@ -42,6 +42,8 @@ export async function writeFile(
       checkTarget(current?.status ?? null, path, options);
       const staged = await StagedFile.write(context, bytes, current === null ? null : current.status.mode & KEPT_MODE_BITS, path);
       try {
+        // The flush was the wait; a call cancelled meanwhile ends before its bytes get the name.
+        checkSignal(context.signal, path, parentsMade > 0 ? 'unknown' : 'none');
         await publish(context, directory, path, staged, current, options);
       } finally {
         staged.discard();
@@ -71,16 +73,15 @@ function walkCreatingParents(context: OperationContext, parents: readonly string
 function checkTarget(status: Stats | null, path: WorkspacePath, options: WriteFileOptions): void {
   if (status === null) {
     if (options.expectedSha256 !== undefined && options.expectedSha256 !== 'missing') {
-      throw conflict(path, 'The file does not exist, but its current content was expected.');
+      throw providerErrors.contentConflict(path, options.expectedSha256, null);
     }
     return;
   }
   // A file that must not be replaced is refused as existing before its links are looked at.
-  if (!options.overwrite && status.isFile()) {
-    throw new LibosError('already_exists', `A file already exists at '${path}'.`, { details: { path } });
-  }
+  // So `overwrite: false` wins over `expectedSha256` too: existence is decided first.
+  if (!options.overwrite && status.isFile()) throw providerErrors.alreadyExists(path);
   requireSingleFile(status, path);
-  if (options.expectedSha256 === 'missing') throw conflict(path, `A file exists at '${path}', but none was expected.`);
+  if (options.expectedSha256 === 'missing') throw providerErrors.contentConflict(path, 'missing');
 }
 
 async function publish(
@@ -97,13 +98,14 @@ async function publish(
     // link() decides existence by itself, atomically against every process: no lock needed.
     stepped(context, directory.path, 'effect');
     if (!staged.create(target, path)) {
-      if (!options.overwrite) throw new LibosError('already_exists', `Something already exists at '${path}'.`, { details: { path } });
-      throw conflict(path, `Something appeared at '${path}', but nothing was expected.`);
+      if (!options.overwrite) throw providerErrors.alreadyExists(path);
+      throw providerErrors.contentConflict(path, 'missing');
     }
   } else {
     // Held from the check to the rename, so no other libOS runtime's write or delete of this name
     // can land in between: of two guarded writers that read the same hash, exactly one succeeds.
-    const lock = await lockName(directory.fd, name);
+    // A call cancelled while another runtime holds the name stops waiting, before anything is renamed.
+    const lock = await lockName(directory.fd, name, () => checkSignal(context.signal, path));
     try {
       stepped(context, directory.path, 'effect');
       if (options.expectedSha256 !== undefined) await checkExpected(context, directory, path, options.expectedSha256);
@@ -123,12 +125,11 @@ async function publish(
 // What the name holds now, under the lock, is what must hash to the expectation.
 async function checkExpected(context: OperationContext, directory: HeldDirectory, path: WorkspacePath, expected: string): Promise<void> {
   const now = probeEntry(context, directory.fd, baseName(path), path);
-  if (now === null) throw conflict(path, 'The file does not exist, but its current content was expected.');
+  if (now === null) throw providerErrors.contentConflict(path, expected, null);
   try {
     requireSingleFile(await settledStatus(now), path);
-    if (hashHeld(context, now.fd, path) !== expected) {
-      throw conflict(path, `The current content of '${path}' does not match the expected hash.`);
-    }
+    const actual = hashHeld(context, now.fd, path);
+    if (actual !== expected) throw providerErrors.contentConflict(path, expected, actual);
     requireUnchanged(context.paths.named(directory.fd, baseName(path)), now, path);
   } finally {
     closeSync(now.fd);
@@ -147,7 +148,7 @@ function requireReplaceable(target: string, path: WorkspacePath): void {
     return;
   }
   if (!now.isFile() || now.nlink > 1) {
-    throw new LibosError('changed_during_operation', `'${path}' was replaced while it was being written.`, { details: { path } });
+    throw providerErrors.changedDuringOperation(path);
   }
 }
 
@@ -155,9 +156,7 @@ function requireReplaceable(target: string, path: WorkspacePath): void {
 function requireUnchanged(target: string, held: ProbedEntry, path: WorkspacePath): void {
   requireSingleFile(fstatSync(held.fd), path);
   if (!sameEntry(target, held.status)) {
-    throw new LibosError('changed_during_operation', `'${path}' was replaced while it was being written.`, {
-      details: { path },
-    });
+    throw providerErrors.changedDuringOperation(path);
   }
 }
 
@@ -168,8 +167,4 @@ function sameEntry(hostPath: string, status: Stats): boolean {
   } catch {
     return false;
   }
-}
-
-function conflict(path: WorkspacePath, message: string): LibosError {
-  return new LibosError('content_conflict', message, { details: { path } });
 }

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { FileSystemProviderV1 } from '@libos/core';
 import { afterEach } from 'vitest';
 import { createLocalProvider } from '../src/index.js';
-import type { LocalProviderTestingHooks } from '../src/index.js';
+import { createLocalProviderWithHooks, type LocalProviderTestingHooks } from '../src/testing.js';
 
 /** The bytes every outside file holds; an escape would bring them back. */
 export const OUTSIDE_CONTENT = 'OUTSIDE';
@@ -103,7 +103,7 @@ export function createLocalTestbed(hooks?: LocalProviderTestingHooks): {
   fixtures: ReturnType<typeof createLocalFixtures>;
 } {
   const sandbox = createSandbox();
-  const provider = createLocalProvider({ root: sandbox.root, ...(hooks === undefined ? {} : { testingHooks: hooks }) });
+  const provider = hooks === undefined ? createLocalProvider({ root: sandbox.root }) : createLocalProviderWithHooks({ root: sandbox.root }, hooks);
   return { sandbox, provider, fixtures: createLocalFixtures(sandbox) };
 }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
 import { createLocalProvider } from '../src/index.js';
+import { createLocalProviderWithHooks } from '../src/testing.js';
 import { expectFailure } from './expect-error.js';
 import { createLocalTestbed, createSandbox } from './local-testbed.js';
 import type { Sandbox } from './local-testbed.js';
@@ -42,7 +43,7 @@ describe('startup', () => {
     cleanups.push(() => sandbox.remove());
     const fake = join(sandbox.base, 'fake-fd');
     mkdirSync(fake);
-    expect(() => createLocalProvider({ root: sandbox.root, testingHooks: { procFdDirectory: fake } })).toThrow(
+    expect(() => createLocalProviderWithHooks({ root: sandbox.root }, { procFdDirectory: fake })).toThrow(
       expect.objectContaining({ code: 'provider_failure' }),
     );
   });
@@ -51,7 +52,7 @@ describe('startup', () => {
     const sandbox = createSandbox();
     cleanups.push(() => sandbox.remove());
     // /proc/1/fd is procfs, but its fd numbers are another process's.
-    expect(() => createLocalProvider({ root: sandbox.root, testingHooks: { procFdDirectory: '/proc/1/fd' } })).toThrow(
+    expect(() => createLocalProviderWithHooks({ root: sandbox.root }, { procFdDirectory: '/proc/1/fd' })).toThrow(
       expect.objectContaining({ code: 'provider_failure' }),
     );
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { LibosError, ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
-import type { ResolveStep } from '../src/index.js';
+import { createLocalProviderWithHooks, type ResolveStep } from '../src/testing.js';
 import { createLocalProvider } from '../src/index.js';
 import { createSandbox } from './local-testbed.js';
 import type { Sandbox } from './local-testbed.js';
@@ -27,7 +27,7 @@ function sandboxWithHook(): { sandbox: Sandbox; open: () => FileSystemProviderV1
   const sandbox = createSandbox();
   cleanups.push(() => sandbox.remove());
   const hook: { at?: (step: ResolveStep) => void } = {};
-  const open = () => createLocalProvider({ root: sandbox.root, testingHooks: { afterResolveStep: (step) => hook.at?.(step) } });
+  const open = () => createLocalProviderWithHooks({ root: sandbox.root }, { afterResolveStep: (step) => hook.at?.(step) });
   return { sandbox, open, hook };
 }
 
@@ -141,7 +141,7 @@ it('lists a directory whose entries are deleted while it is being scanned', asyn
   const base = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'libos-local-'));
   cleanups.push(() => rmSync(base, { recursive: true, force: true }));
   const hook: { at?: (step: ResolveStep) => void } = {};
-  const provider = createLocalProvider({ root: base, testingHooks: { afterResolveStep: (step) => hook.at?.(step) } });
+  const provider = createLocalProviderWithHooks({ root: base }, { afterResolveStep: (step) => hook.at?.(step) });
   const many = join(base, 'many');
   mkdirSync(many);
   // More names than one scan slice (8,192), made and removed by coreutils to keep the test quick.

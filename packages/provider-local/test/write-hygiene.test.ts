@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
-import type { ResolveStep } from '../src/index.js';
+import type { ResolveStep } from '../src/testing.js';
 import { expectFailure } from './expect-error.js';
 import { createLocalTestbed, fingerprintTree, hostNames, trackTestbeds } from './local-testbed.js';
 import type { Sandbox } from './local-testbed.js';

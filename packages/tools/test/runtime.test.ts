@@ -34,6 +34,19 @@ describe('createRuntime', () => {
     }
   });
 
+  it('refuses a provider of an interface version it has no adapter for, naming the versions it accepts', async () => {
+    const provider = createMemfsProvider();
+    for (const version of ['v2', undefined, '__proto__']) {
+      const other = { ...provider, specificationVersion: version } as unknown as FileSystemProviderV1;
+      const failure = await createRuntime({ provider: other }).catch((error: unknown) => error);
+      expect(LibosError.is(failure, 'invalid_arguments'), String(version)).toBe(true);
+      expect((failure as LibosError).details).toEqual({ accepted: ['v1'] });
+      expect((failure as Error).message).toMatch(/this runtime accepts v1\.$/);
+    }
+    const nothing = await createRuntime({ provider: undefined as never }).catch((error: unknown) => error);
+    expect(LibosError.is(nothing, 'invalid_arguments')).toBe(true);
+  });
+
   it('validates a raw config and accepts an already parsed one', async () => {
     const raw = { bounds: { list_limit_default: 2 } };
     const fromRaw = await createRuntime({ provider: createMemfsProvider(), config: raw });

@@ -5,6 +5,9 @@ const WORKSPACE_OPTIONS = `Workspace options:
   --config FILE          Config file: bounds, grants, namespaces, labels, sinks (see the README)
   --objects FILE         Restore Objects from this checkpoint at start (if it exists) and save every
                          namespace but the per-session process: ones to it on a clean exit
+  --objects postgres://USER@HOST:PORT/DB
+                         Keep Objects in PostgreSQL instead, shared with every libos on that database
+                         (declared namespaces persist; grant uses are shared under the config's policy_id)
   -h, --help             Show this help
 `;
 

@@ -6,12 +6,15 @@ import type { WorkspaceRuntime } from '../workspace/runtime-shape.js';
 import { checkAccess, ownOriginsOf } from './check-access.js';
 import { HttpSession } from './http-session.js';
 import type { HttpOptions } from './http-options.js';
-import { BodyTooLarge, readBody } from './read-body.js';
+import { BodyBudget } from './body-budget.js';
+import { BodyBudgetSpent, BodyTooLarge, readBody } from './read-body.js';
 
 export interface ServeHttpOptions extends HttpOptions {
   readonly runtime: WorkspaceRuntime;
   /** The largest request body accepted (the stdio line bound). */
   readonly maxRequestBytes: number;
+  /** The request-body bytes held at once by all connections (default: 8 of the largest). */
+  readonly maxBodyBytes?: number;
   readonly limits?: Partial<ChannelLimits>;
   readonly log: (line: string) => void;
 }
@@ -28,6 +31,8 @@ export interface HttpServer {
 }
 
 const ENDPOINT = '/mcp';
+/** As many of the largest bodies as a session has calls in flight. */
+const BODIES_HELD = 8;
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent) return void response.end();
@@ -56,6 +61,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
   let opening = 0;
   let draining = false;
   const origins = { value: new Set<string>() as ReadonlySet<string> };
+  // Without it, many connections each sending a large body (slowly, or to a session whose client
+  // does not take its replies) would make the server hold all of them.
+  const bodies = new BodyBudget(options.maxBodyBytes ?? BODIES_HELD * options.maxRequestBytes);
 
   const openSession = () =>
     HttpSession.open({
@@ -70,9 +78,24 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
     });
 
   async function handlePost(request: IncomingMessage, response: ServerResponse, session: HttpSession | undefined): Promise<void> {
+    // The body's bytes stay taken until its session has taken the message (or it is refused).
+    const taken = { bytes: 0 };
+    try {
+      await handleBody(request, response, session, taken);
+    } finally {
+      bodies.give(taken.bytes);
+    }
+  }
+
+  async function handleBody(
+    request: IncomingMessage,
+    response: ServerResponse,
+    session: HttpSession | undefined,
+    taken: { bytes: number },
+  ): Promise<void> {
     let body: unknown;
     try {
-      const text = (await readBody(request, options.maxRequestBytes)).toString('utf8');
+      const text = (await readBody(request, options.maxRequestBytes, bodies, taken)).toString('utf8');
       body = JSON.parse(text);
     } catch (error) {
       if (error instanceof BodyTooLarge) {
@@ -82,6 +105,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
           rpcError(JSON_RPC.invalidRequest, `Request too large: a message may be at most ${options.maxRequestBytes} bytes.`),
           { connection: 'close' },
         );
+      }
+      if (error instanceof BodyBudgetSpent) {
+        return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'Server busy: it holds as many request bodies as it may; retry later.'), {
+          connection: 'close',
+          'retry-after': '1',
+        });
       }
       return sendJson(response, 400, rpcError(JSON_RPC.parseError, 'Parse error: the message is not valid JSON.'));
     }

@@ -28,6 +28,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
+  const objectStore = options.objectsUrl === undefined ? undefined : await openObjectStore(options.objectsUrl);
   let runtime: WorkspaceRuntime;
   try {
     runtime = await createRuntime({
@@ -35,8 +36,10 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
       ...(config === undefined ? {} : { config }),
       ...(approver === undefined ? {} : { approver }),
       ...(restore === undefined ? {} : { restore }),
+      ...(objectStore === undefined ? {} : { objectStore }),
     });
   } catch (error) {
+    await objectStore?.close();
     if (restore === undefined) throw error;
     throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
   }
@@ -73,6 +76,28 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
 async function saveObjects(runtime: WorkspaceRuntime, file: string): Promise<void> {
   const namespaces = (await runtime.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
   await runtime.checkpoint(file, { namespaces });
+}
+
+// Loaded only for a postgres:// --objects, like the providers below.
+async function openObjectStore(url: string) {
+  const { createPostgresObjectStore } = await import('@libos/object-store-postgres');
+  try {
+    return await createPostgresObjectStore({ connectionString: url });
+  } catch (error) {
+    throw new UsageError(`libos: --objects ${withoutPassword(url)}: cannot open the Object store: ${messageOf(error)}`);
+  }
+}
+
+/** The URL as it may be shown: a password is never printed. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  }
 }
 
 async function readConfig(file: string): Promise<LibosConfig> {

@@ -18,6 +18,8 @@ export interface WorkspaceOptions {
   readonly seed?: string;
   readonly configFile?: string;
   readonly objectsFile?: string;
+  /** `--objects postgres://…`: Object Memory in that database instead of a checkpoint file. */
+  readonly objectsUrl?: string;
 }
 
 interface WorkspaceFlagValues {
@@ -27,6 +29,8 @@ interface WorkspaceFlagValues {
   readonly config?: string | undefined;
   readonly objects?: string | undefined;
 }
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
 /** Checks the combination of workspace flags; a bad one is a UsageError. */
 export function workspaceOptionsFrom(command: string, values: WorkspaceFlagValues): WorkspaceOptions {
@@ -45,6 +49,6 @@ export function workspaceOptionsFrom(command: string, values: WorkspaceFlagValue
     root: values.root ?? process.cwd(),
     ...(values.seed === undefined ? {} : { seed: values.seed }),
     ...(values.config === undefined ? {} : { configFile: values.config }),
-    ...(values.objects === undefined ? {} : { objectsFile: values.objects }),
+    ...(values.objects === undefined ? {} : POSTGRES_URL.test(values.objects) ? { objectsUrl: values.objects } : { objectsFile: values.objects }),
   };
 }

@@ -1,4 +1,4 @@
-import { ROOT_PATH, parentPath } from '@libos/core';
+import { ROOT_PATH, isPathWithin, parentPath, parseCanonicalPath } from '@libos/core';
 import type { ErrorCode } from '@libos/core';
 import { defineCase } from '../conformance-case.js';
 import type { CaseContext, ConformanceCase } from '../conformance-case.js';
@@ -197,7 +197,13 @@ export function errorTableCases(): ConformanceCase[] {
       async (context) => {
         const path = await precondition.setup(context.fixtures);
         const before = `${await context.snapshot([path])}\n${await listedNames(context, path)}`;
-        await context.expectError(() => operations[operation](context.provider, context.path(path)), expected);
+        const error = await context.expectError(() => operations[operation](context.provider, context.path(path)), expected);
+        // The path named is the one called, or the ancestor where resolution stopped: never another.
+        const named = error.details?.path;
+        const canonical = typeof named === 'string' ? parseCanonicalPath(named) : null;
+        if (canonical === null || !isPathWithin(context.path(path), canonical)) {
+          throw new Error(`The ${error.code} error names ${JSON.stringify(named)} as its path, which is neither '${path}' nor an ancestor of it.`);
+        }
         const after = `${await context.snapshot([path])}\n${await listedNames(context, path)}`;
         if (after !== before) throw new Error(`The refused call changed the store.\nbefore:\n${before}\nafter:\n${after}`);
       },

@@ -41,7 +41,7 @@ export async function walkSearchTree(
   const list = async (directory: WorkspacePath): Promise<readonly DirectoryEntry[]> => {
     // One more than the budget, so a directory that ends exactly at the budget is not called cut.
     const limit = Math.max(1, Math.min(context.bounds.list_limit_max, entriesLeft + 1));
-    const listing = await context.provider.listDirectory(directory, { limit });
+    const listing = await context.provider.listDirectory(directory, { limit, signal: context.signal });
     const entries = listing.entries.slice(0, entriesLeft);
     entriesLeft -= entries.length;
     if (listing.truncated || entries.length < listing.entries.length) cut = true;

@@ -75,7 +75,7 @@ export const createObjectFromFile = defineTool({
     if ((await memory.find(namespace, name)) !== undefined) {
       throw new LibosError('name_taken', 'A live Object already has this name in the namespace.', { details: { namespace, name } });
     }
-    const read = await context.provider.readFile(path, { maxBytes: input.max_bytes });
+    const read = await context.provider.readFile(path, { maxBytes: input.max_bytes, signal: context.signal });
     const truncated = read.truncated || read.bytes.length > input.max_bytes;
     if (truncated && !input.allow_truncated) {
       throw new LibosError('too_large', `The file holds more than ${input.max_bytes} bytes; pass allow_truncated to keep a prefix.`, {

@@ -36,6 +36,7 @@ export const deleteDirectory = defineTool({
     const { deleted } = await context.provider.deleteDirectory(path, {
       recursive: input.recursive,
       missingOk: input.missing_ok,
+      signal: context.signal,
     });
     return { path, kind: deleted ? ('directory' as const) : ('missing' as const), deleted, recursive: input.recursive };
   },

@@ -26,7 +26,7 @@ export const deleteFile = defineTool({
     const path = context.resolvePath(input.path);
     const permit = await context.authorize({ right: 'delete', path, target: 'file' });
     permit.spend();
-    const { deleted } = await context.provider.deleteFile(path, { missingOk: input.missing_ok });
+    const { deleted } = await context.provider.deleteFile(path, { missingOk: input.missing_ok, signal: context.signal });
     return { path, kind: deleted ? ('file' as const) : ('missing' as const), deleted, recursive: false as const };
   },
 });

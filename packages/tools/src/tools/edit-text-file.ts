@@ -81,7 +81,7 @@ export const editTextFile = defineTool({
     const edit = await prepare();
     // The hash of the bytes the edit was made from: a concurrent writer in between is content_conflict,
     // decided by the provider atomically with the replace.
-    await context.provider.writeFile(path, edit.bytes, { overwrite: true, expectedSha256: edit.readSha256 });
+    await context.provider.writeFile(path, edit.bytes, { overwrite: true, expectedSha256: edit.readSha256, signal: context.signal });
     const partial = {
       path,
       bytes_written: edit.bytes.length,
@@ -105,7 +105,7 @@ async function prepareEdit(
   expectedSha256: string | undefined,
 ): Promise<PreparedEdit> {
   const maxBytes = context.bounds.edit_max_bytes;
-  const read = await context.provider.readFile(path, { maxBytes });
+  const read = await context.provider.readFile(path, { maxBytes, signal: context.signal });
   if (read.truncated || read.bytes.length > maxBytes) {
     throw new LibosError('too_large', `The file "${path}" is larger than ${maxBytes} bytes (bounds.edit_max_bytes); use write_text_file.`, {
       details: { path, max_bytes: maxBytes },

@@ -40,7 +40,7 @@ export const readDirectory = defineTool({
     const path = context.resolvePath(input.path);
     const permit = await context.authorize({ right: 'read', path, target: 'directory' });
     permit.spend();
-    const listing = await context.provider.listDirectory(path, { limit: input.limit });
+    const listing = await context.provider.listDirectory(path, { limit: input.limit, signal: context.signal });
     const entries = listing.entries.slice(0, input.limit).map((entry) => ({
       name: entry.name,
       path: entry.path,

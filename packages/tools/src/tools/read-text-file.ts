@@ -39,7 +39,7 @@ export const readTextFile = defineTool({
     const path = context.resolvePath(input.path);
     const permit = await context.authorize({ right: 'read', path, target: 'file' });
     permit.spend();
-    const read = await context.provider.readFile(path, { maxBytes: input.max_bytes });
+    const read = await context.provider.readFile(path, { maxBytes: input.max_bytes, signal: context.signal });
     const truncated = read.truncated || read.bytes.length > input.max_bytes;
     const bytes = read.bytes.length > input.max_bytes ? read.bytes.subarray(0, input.max_bytes) : read.bytes;
     const content = codec.decode(bytes, { truncated });

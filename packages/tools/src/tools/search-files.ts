@@ -89,7 +89,7 @@ export const searchFiles = defineTool({
         wanted: (relative) => glob?.matches(relative) ?? true,
       },
       async ({ path }) => {
-        const read = await passBy(() => context.provider.readFile(path, { maxBytes: input.max_bytes_per_file }));
+        const read = await passBy(() => context.provider.readFile(path, { maxBytes: input.max_bytes_per_file, signal: context.signal }));
         if (read === undefined) return true;
         filesSearched++;
         const truncated = read.truncated || read.bytes.length > input.max_bytes_per_file;

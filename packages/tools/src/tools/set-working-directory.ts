@@ -20,7 +20,7 @@ export const setWorkingDirectory = defineTool({
     const path = context.resolvePath(input.path);
     const permit = await context.authorize({ right: 'read', path, target: 'directory' });
     permit.spend();
-    const status = await context.provider.stat(path);
+    const status = await context.provider.stat(path, { signal: context.signal });
     if (status.kind === 'missing') {
       throw new LibosError('not_found', `The directory "${path}" does not exist.`, { details: { path } });
     }

@@ -26,7 +26,7 @@ export const writeDirectory = defineTool({
     const path = context.resolvePath(input.path);
     const permit = await context.authorize({ right: 'write', path, target: 'directory' });
     permit.spend();
-    const { created } = await context.provider.makeDirectory(path, { parents: input.parents, existOk: input.exist_ok });
+    const { created } = await context.provider.makeDirectory(path, { parents: input.parents, existOk: input.exist_ok, signal: context.signal });
     return { path, created };
   },
 });

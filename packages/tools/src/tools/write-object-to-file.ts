@@ -53,7 +53,7 @@ export const writeObjectToFile = defineTool({
       });
     }
     permit.spend();
-    const { created } = await context.provider.writeFile(path, bytes, { overwrite: input.overwrite });
+    const { created } = await context.provider.writeFile(path, bytes, { overwrite: input.overwrite, signal: context.signal });
     return { oid: object.oid, namespace, name, path, bytes_written: bytes.length, created };
   },
 });

@@ -39,6 +39,7 @@ export const writeTextFile = defineTool({
     permit.spend();
     const { created } = await context.provider.writeFile(path, bytes, {
       overwrite: input.overwrite,
+      signal: context.signal,
       ...(input.expected_content_sha256 === undefined ? {} : { expectedSha256: input.expected_content_sha256 }),
     });
     return { path, bytes_written: bytes.length, created };
