@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
-import { LibosError, PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
+import { type LibosError, PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import { isProtectedName } from './is-protected-name.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
@@ -70,10 +70,16 @@ export async function deleteTree(context: OperationContext, tree: HeldTree, dept
 
 async function sweepOnce(context: OperationContext, tree: HeldTree, depth: number): Promise<void> {
   const directories: ByteString[] = [];
-  await scanNames(context, tree.fd, tree.path, (raw, isDirectory) => {
-    if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
-    if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
-  }, 'unknown');
+  await scanNames(
+    context,
+    tree.fd,
+    tree.path,
+    (raw, isDirectory) => {
+      if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
+      if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
+    },
+    'unknown',
+  );
   let handled = 0;
   for (const raw of directories) {
     const path = childPath(tree.path, shownName(raw));
