@@ -164,7 +164,8 @@ export function detailsDrift(error: LibosError): string | undefined {
   for (const key of keys) {
     if (!snakeCase.test(key)) return `use the key ${JSON.stringify(key)}, which is not snake_case`;
     const value = details[key];
-    if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return `hold a ${typeof value} under ${JSON.stringify(key)}, not a plain value`;
+    if (value !== null && !['string', 'number', 'boolean'].includes(typeof value))
+      return `hold a ${typeof value} under ${JSON.stringify(key)}, not a plain value`;
   }
   if (typeof details.path !== 'string') return 'lack path, the canonical path of the call';
   const shape = PROVIDER_ERROR_DETAILS[error.code];

@@ -46,10 +46,14 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     factory: broken((inner, volume, at) => ({
       // memfs follows intermediate links, so the raw calls go straight through them.
       readFile: (path, options) =>
-        insteadOf('symlink_refused', () => inner.readFile(path, options), () => {
-          if (isLink(volume, at(path))) throw providerErrors.symlinkRefused(path);
-          return prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes);
-        }),
+        insteadOf(
+          'symlink_refused',
+          () => inner.readFile(path, options),
+          () => {
+            if (isLink(volume, at(path))) throw providerErrors.symlinkRefused(path);
+            return prefix(new Uint8Array(volume.readFileSync(at(path)) as Uint8Array), options.maxBytes);
+          },
+        ),
       writeFile: (path, bytes, options) =>
         insteadOf(
           'symlink_refused',
@@ -178,7 +182,10 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     name: 'decides overwrite:false by a check before the write',
     factory: broken((inner) => ({
       writeFile: async (path, bytes, options) => {
-        const kind = await inner.stat(path).then((status) => status.kind, () => 'missing');
+        const kind = await inner.stat(path).then(
+          (status) => status.kind,
+          () => 'missing',
+        );
         if (!options.overwrite && kind !== 'missing') throw providerErrors.alreadyExists(path);
         await turn();
         return inner.writeFile(path, bytes, { overwrite: true });
@@ -232,7 +239,14 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
           try {
             return await method(...args);
           } catch (error) {
-            return rewrap(error, (libos) => new LibosError(libos.code, `${libos.message} (/workspace/${args[0]})`, { effect: libos.effect, ...(libos.details === undefined ? {} : { details: libos.details }) }));
+            return rewrap(
+              error,
+              (libos) =>
+                new LibosError(libos.code, `${libos.message} (/workspace/${args[0]})`, {
+                  effect: libos.effect,
+                  ...(libos.details === undefined ? {} : { details: libos.details }),
+                }),
+            );
           }
         };
       return { readFile: leaky(inner.readFile), deleteFile: leaky(inner.deleteFile) };
@@ -248,7 +262,9 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
         } catch (error) {
           return rewrap(error, (libos) => {
             const target = isLink(volume, at(path)) ? String(volume.readlinkSync(at(path))) : '';
-            return new LibosError(libos.code, `${libos.message} It points to ${target}.`, { ...(libos.details === undefined ? {} : { details: libos.details }) });
+            return new LibosError(libos.code, `${libos.message} It points to ${target}.`, {
+              ...(libos.details === undefined ? {} : { details: libos.details }),
+            });
           });
         }
       },

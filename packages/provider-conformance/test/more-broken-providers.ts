@@ -86,18 +86,16 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
       };
       return {
         readFile: (path, options) => inner.readFile(path, options).catch(drift),
-        deleteFile: (path, options) => inner.deleteFile(path, options).catch((error: unknown) => {
-          if (LibosError.is(error, 'not_a_file')) {
-            throw new LibosError('not_a_file', error.message, { details: { path, kind: error.details?.kind, type: 'directory' } });
-          }
-          throw error;
-        }),
+        deleteFile: (path, options) =>
+          inner.deleteFile(path, options).catch((error: unknown) => {
+            if (LibosError.is(error, 'not_a_file')) {
+              throw new LibosError('not_a_file', error.message, { details: { path, kind: error.details?.kind, type: 'directory' } });
+            }
+            throw error;
+          }),
       };
     }),
-    fails: [
-      'hard links > readFile on a hard-linked file -> hard_link_refused',
-      'errors > deleteFile on a directory -> not_a_file',
-    ],
+    fails: ['hard links > readFile on a hard-linked file -> hard_link_refused', 'errors > deleteFile on a directory -> not_a_file'],
     passes: ['errors > readFile on missing -> not_found'],
   },
   {

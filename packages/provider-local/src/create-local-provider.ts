@@ -71,7 +71,8 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
       run('stat', path, statOptions, (context) => (namesReserved(path) ? reservedStatus(context, path) : statPath(context, path))),
     listDirectory: (path, listOptions) =>
       run('listDirectory', path, listOptions, (context) => (refuseIfReserved(path, false), listDirectory(context, path, listOptions))),
-    readFile: (path, readOptions) => run('readFile', path, readOptions, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),
+    readFile: (path, readOptions) =>
+      run('readFile', path, readOptions, (context) => (refuseIfReserved(path, false), readFile(context, path, readOptions))),
     writeFile: (path, bytes, writeOptions) =>
       run('writeFile', path, writeOptions, (context) => (refuseIfReserved(path, true), writeFile(context, path, bytes, writeOptions))),
     makeDirectory: (path, makeOptions) =>

@@ -70,10 +70,16 @@ export async function deleteTree(context: OperationContext, tree: HeldTree, dept
 
 async function sweepOnce(context: OperationContext, tree: HeldTree, depth: number): Promise<void> {
   const directories: ByteString[] = [];
-  await scanNames(context, tree.fd, tree.path, (raw, isDirectory) => {
-    if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
-    if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
-  }, 'unknown');
+  await scanNames(
+    context,
+    tree.fd,
+    tree.path,
+    (raw, isDirectory) => {
+      if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
+      if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
+    },
+    'unknown',
+  );
   let handled = 0;
   for (const raw of directories) {
     const path = childPath(tree.path, shownName(raw));

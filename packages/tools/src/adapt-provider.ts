@@ -11,7 +11,8 @@ const adapters: Readonly<Record<string, (provider: FileSystemProviderV1) => File
 
 /** Accepts any provider whose `specificationVersion` has an adapter; throws `invalid_arguments` otherwise. */
 export function adaptProvider(provider: unknown): FileSystemProviderV1 {
-  const version = typeof provider === 'object' && provider !== null ? (provider as { specificationVersion?: unknown }).specificationVersion : undefined;
+  const version =
+    typeof provider === 'object' && provider !== null ? (provider as { specificationVersion?: unknown }).specificationVersion : undefined;
   const adapter = typeof version === 'string' && Object.hasOwn(adapters, version) ? adapters[version] : undefined;
   if (adapter === undefined) {
     const shown = typeof version === 'string' ? JSON.stringify(version.slice(0, 40)) : 'no specificationVersion';

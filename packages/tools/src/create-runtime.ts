@@ -8,13 +8,7 @@ import {
   type FileSystemProviderV1,
   type LibosConfig,
 } from '@libos/core';
-import {
-  createObjectMemory,
-  objectMemoryReader,
-  type CheckpointSummary,
-  type ObjectMemoryReader,
-  type ObjectStoreV1,
-} from '@libos/object-memory';
+import { createObjectMemory, objectMemoryReader, type CheckpointSummary, type ObjectMemoryReader, type ObjectStoreV1 } from '@libos/object-memory';
 import { adaptProvider } from './adapt-provider.js';
 import { createAuthority } from './authority/create-authority.js';
 import type { CallEnvironment } from './call-pipeline.js';
@@ -85,9 +79,7 @@ const REQUIRED_CAPABILITIES = ['atomicReplace', 'exclusiveCreate'] as const;
  * that cannot replace files atomically or create them exclusively, or a tool list with a malformed
  * or repeated tool.
  */
-export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(
-  options: RuntimeOptions<Tools>,
-): Promise<Runtime<Tools>> {
+export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(options: RuntimeOptions<Tools>): Promise<Runtime<Tools>> {
   // The version seam: whatever interface version the provider implements, the tools see the current one.
   const provider = adaptProvider(options.provider);
   const missing = REQUIRED_CAPABILITIES.filter((capability) => provider.capabilities[capability] !== true);

@@ -14,7 +14,8 @@ function slowProvider(hold?: Method) {
   const seen = new Map<Method, AbortSignal | undefined>();
   let enter!: () => void;
   const entered = new Promise<void>((resolve) => (enter = resolve));
-  const wrap = <A extends unknown[]>(method: Method, options: (args: A) => ProviderCallOptions | undefined, inner: (...args: A) => Promise<unknown>) =>
+  const wrap =
+    <A extends unknown[]>(method: Method, options: (args: A) => ProviderCallOptions | undefined, inner: (...args: A) => Promise<unknown>) =>
     async (...args: A): Promise<unknown> => {
       const signal = options(args)?.signal;
       seen.set(method, signal);
@@ -76,7 +77,10 @@ describe('cancellation', () => {
     await entered;
     controller.abort();
     const outcome = await pending;
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'provider_failure', effect: 'none', details: { path: 'f.txt', reason: 'cancelled' } } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'provider_failure', effect: 'none', details: { path: 'f.txt', reason: 'cancelled' } },
+    });
   });
 
   it('stops a slow write before it lands', async () => {
