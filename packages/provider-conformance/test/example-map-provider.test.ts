@@ -1,20 +1,9 @@
 // The example of README.md: a provider over a plain Map, written only against public exports.
 import { createHash } from 'node:crypto';
-import {
-  ROOT_PATH,
-  SmallestItems,
-  baseName,
-  checkSignal,
-  compareCodePoints,
-  createCallGate,
-  isGitAlias,
-  parentPath,
-  pathSegments,
-  providerErrors,
-} from '@libos/core';
+import { ROOT_PATH, SmallestItems, baseName, checkSignal, compareCodePoints, createCallGate } from '@libos/core';
+import { isGitAlias, parentPath, pathSegments, providerErrors } from '@libos/core';
 import type { DirectoryEntry, FileSystemProviderV1, ProviderCallOptions, WorkspacePath } from '@libos/core';
-import { describeProvider } from '@libos/provider-conformance';
-import type { ProviderFixtures } from '@libos/provider-conformance';
+import { type ProviderFixtures, describeProvider } from '@libos/provider-conformance';
 
 type Entry =
   | { readonly kind: 'file'; readonly bytes: Uint8Array; readonly modifiedAt: string }
@@ -22,7 +11,6 @@ type Entry =
 const now = () => new Date().toISOString();
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const describe = (entry: Entry) => ({ kind: entry.kind, sizeBytes: entry.kind === 'file' ? entry.bytes.length : null, modifiedAt: entry.modifiedAt });
-
 /** Keys are canonical paths (`a/b`); the root `.` is always a directory. */
 export function createMapProvider(store: Map<string, Entry>): FileSystemProviderV1 {
   store.set(ROOT_PATH, { kind: 'directory', modifiedAt: now() });
@@ -30,7 +18,6 @@ export function createMapProvider(store: Map<string, Entry>): FileSystemProvider
   // Each method runs in one synchronous block and never waits, so the signal is checked at the start.
   const run = <T>(path: WorkspacePath, options: ProviderCallOptions | undefined, body: () => T) =>
     gate.run(path, () => (checkSignal(options?.signal, path), body()));
-
   // The entry at `path` after checking its ancestors: a file among them is `not_a_directory`; a
   // missing one is `not_found`, or undefined with 'skip', or fine with 'create' (made later).
   const lookup = (path: WorkspacePath, missingParent: 'fail' | 'skip' | 'create' = 'fail'): Entry | undefined => {
@@ -55,7 +42,6 @@ export function createMapProvider(store: Map<string, Entry>): FileSystemProvider
     if (entry.kind !== 'file') throw providerErrors.notAFile(path, 'directory');
     return entry;
   };
-
   return {
     specificationVersion: 'v1',
     name: 'map',

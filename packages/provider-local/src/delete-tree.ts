@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
-import { LibosError, PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
+import { type LibosError, PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import { isProtectedName } from './is-protected-name.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';

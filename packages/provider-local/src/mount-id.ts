@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { LibosError, providerErrors } from '@libos/core';
+import { type LibosError, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import type { OperationContext } from './operation-context.js';
 

@@ -114,8 +114,7 @@ export class StagedFile {
       // Gone: refused below.
     }
     const intact =
-      named !== null &&
-      named.isFile() &&
+      named?.isFile() &&
       named.dev === this.status.dev &&
       named.ino === this.status.ino &&
       named.nlink === 1 &&
