@@ -3,9 +3,12 @@ import { benchListLargeDirectory } from './list-large-directory.mjs';
 import { benchReadSmallFile } from './read-small-file.mjs';
 import { benchRecursiveDelete } from './recursive-delete.mjs';
 import { benchSparsePrefix } from './sparse-prefix.mjs';
+import { benchWriteFile, benchWriteFileOnTmpfs } from './write-file.mjs';
 
 console.log(`@libos/provider-local benchmarks (Node ${process.version}, ${process.platform})`);
 await benchReadSmallFile();
 await benchSparsePrefix();
 await benchListLargeDirectory();
 await benchRecursiveDelete();
+await benchWriteFile();
+await benchWriteFileOnTmpfs();

@@ -1,6 +1,6 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError, baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
+import { baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
 import type { DeleteFileOptions, WorkspacePath } from '@libos/core';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { mountRefusal } from './mount-id.js';
@@ -48,7 +48,7 @@ export async function deleteFile(context: OperationContext, path: WorkspacePath,
     }
     return { deleted: true };
   } finally {
-    await lock.release();
+    lock.release();
     directory.release();
   }
 }

@@ -1,7 +1,5 @@
 import { createServer } from 'node:net';
-import type { Server } from 'node:net';
 import { LibosError } from '@libos/core';
-import { hostCode } from './map-node-error.js';
 
 /**
  * A name held host-wide for as long as this process keeps it, released by the kernel the moment
@@ -12,36 +10,34 @@ import { hostCode } from './map-node-error.js';
  * shares it unless it was started in a separate one (a container with its own network).
  */
 export interface HostLock {
-  /** Gives the name up; resolves once the kernel has released it. Idempotent. */
-  release(): Promise<void>;
+  /** Gives the name up; the kernel releases it at once. Idempotent. */
+  release(): void;
 }
 
-/** Takes `name` if nobody holds it; null when another holder (this process or another) has it. */
-export function tryHold(name: string): Promise<HostLock | null> {
-  return new Promise((resolve, reject) => {
-    const server = createServer((connection) => connection.destroy());
-    server.once('error', (error) => {
-      if (hostCode(error) === 'EADDRINUSE') resolve(null);
-      else
-        reject(
-          new LibosError('provider_failure', 'The provider cannot take its host-wide lock.', {
-            details: { host_code: hostCode(error) ?? 'unknown' },
-          }),
-        );
-    });
-    // exclusive: a cluster worker must bind for itself, not share the primary's handle.
-    server.listen({ path: `\0${name}`, exclusive: true }, () => {
-      // The lock never keeps the process alive by itself.
-      server.unref();
-      resolve(held(server));
-    });
-  });
-}
+// The bind's failure is also emitted later as an 'error' event, which must not go unhandled.
+const ignore = (): void => undefined;
 
-function held(server: Server): HostLock {
-  let released: Promise<void> | undefined;
+/**
+ * Takes `name` if nobody holds it (this process or another); null otherwise. Synchronous: Node
+ * binds and listens inside `listen()` and only reports the outcome later, so `listening` already
+ * tells whether the name is ours, with no turn of the event loop.
+ */
+export function tryHold(name: string): HostLock | null {
+  const server = createServer();
+  server.on('error', ignore);
+  // exclusive: a cluster worker must bind for itself, not share the primary's handle.
+  server.listen({ path: `\0${name}`, exclusive: true });
+  if (!server.listening) return null;
+  // The lock never keeps the process alive by itself; nobody is ever served on it.
+  server.unref();
+  server.on('connection', (connection) => connection.destroy());
+  let held = true;
   return {
-    release: () => (released ??= new Promise((resolve) => server.close(() => resolve()))),
+    release: () => {
+      if (!held) return;
+      held = false;
+      server.close();
+    },
   };
 }
 
@@ -53,7 +49,7 @@ function held(server: Server): HostLock {
 export async function hold(name: string, timeoutMs = 10_000, beforeWait?: () => void): Promise<HostLock> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
-    const lock = await tryHold(name);
+    const lock = tryHold(name);
     if (lock !== null) return lock;
     if (Date.now() > deadline) {
       throw new LibosError('changed_during_operation', 'Another libOS runtime kept the file locked; nothing was changed.', {

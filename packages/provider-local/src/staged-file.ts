@@ -30,7 +30,7 @@ export class StagedFile {
    * new file's default (0666 less the umask) when `mode` is null.
    */
   static async write(context: OperationContext, bytes: Uint8Array, mode: number | null, path: WorkspacePath): Promise<StagedFile> {
-    await context.staging.ready();
+    context.staging.ready();
     const { fd, stagingFd, name } = createTemporary(context, path, mode === null ? 0o666 : 0o600);
     try {
       writeAll(fd, bytes);
@@ -114,8 +114,7 @@ export class StagedFile {
       // Gone: refused below.
     }
     const intact =
-      named !== null &&
-      named.isFile() &&
+      named?.isFile() &&
       named.dev === this.status.dev &&
       named.ino === this.status.ino &&
       named.nlink === 1 &&

@@ -9,6 +9,7 @@ import type { HostLock } from './host-lock.js';
 import { hostCode } from './map-node-error.js';
 import type { PinnedRoot } from './pinned-root.js';
 import { STAGING_NAME } from './reserved-names.js';
+import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
 /**
  * The directory under the root where writes stage their temporaries, owner-only (0700), opened
@@ -27,7 +28,7 @@ export class StagingArea {
   readonly writerId = randomBytes(8).toString('hex');
   private held: number | undefined;
   private counter = 0;
-  private readonly registration: Promise<HostLock | null>;
+  private readonly registration: HostLock | null;
   private readonly sweeping: Promise<void>;
 
   constructor(
@@ -41,9 +42,9 @@ export class StagingArea {
     this.sweeping = this.sweep().finally(leave);
   }
 
-  /** Resolves once this writer's name is held; no temporary is made before that. */
-  async ready(): Promise<void> {
-    if ((await this.registration) === null) {
+  /** Fails unless this writer's name is held; no temporary is made without it. */
+  ready(): void {
+    if (this.registration === null) {
       throw new LibosError('provider_failure', 'The provider could not take its writer name.', { effect: 'none' });
     }
   }
@@ -71,7 +72,7 @@ export class StagingArea {
   /** Waits for the start-up sweep, gives up the writer name and closes the handle; the provider is closing. */
   async close(): Promise<void> {
     await this.sweeping;
-    await (await this.registration.catch(() => null))?.release();
+    this.registration?.release();
     if (this.held !== undefined) closeSync(this.held);
     this.held = undefined;
   }
@@ -86,6 +87,7 @@ export class StagingArea {
     }
     try {
       const dead = new Map<string, boolean>();
+      let seen = 0;
       const directory = opendirSync(this.paths.of(fd));
       try {
         for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) {
@@ -93,12 +95,13 @@ export class StagingArea {
           if (writer === undefined || writer === this.writerId) continue;
           let isDead = dead.get(writer);
           if (isDead === undefined) {
-            const probe = await tryHold(writerLockName(writer));
-            await probe?.release();
+            const probe = tryHold(writerLockName(writer));
+            probe?.release();
             isDead = probe !== null;
             dead.set(writer, isDead);
           }
           if (isDead) removeFile(this.paths.named(fd, entry.name));
+          if (++seen % ENTRIES_PER_SLICE === 0) await yieldNow();
         }
       } finally {
         directory.closeSync();

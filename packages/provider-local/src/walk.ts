@@ -3,7 +3,7 @@ import { LibosError, ROOT_PATH, childPath, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
-import { refuseOtherMount } from './mount-id.js';
+import { isOtherMount, mountRefusal, refuseOtherMount } from './mount-id.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
 
@@ -43,26 +43,51 @@ function rootIsGone(context: OperationContext): boolean {
 export function walk(context: OperationContext, segments: readonly string[], create = false): Walk {
   let current = holdRoot(context);
   let created = 0;
+  // Every handle reached through a mount point lies on another mount than the root, so one mount
+  // id check of the last directory covers the whole walk; a directory is checked before anything
+  // is made inside it, so nothing is ever created behind a mount point.
+  let onRootMount = true;
   try {
     for (const name of segments) {
       const path = childPath(current.path, name);
       let fd: number;
       try {
-        fd = openChildDirectory(context, current.fd, name, path);
+        fd = openDirectoryHandle(context, current.fd, name, path);
       } catch (error) {
         if (!create || !LibosError.is(error, 'not_found')) throw error;
+        if (created === 0) requireRootMount(context, current, segments);
         created += makeChildDirectory(context, current.fd, name, path);
-        fd = openChildDirectory(context, current.fd, name, path);
+        fd = openDirectoryHandle(context, current.fd, name, path);
       }
       current.release();
       current = held(fd, path);
+      onRootMount = false;
       stepped(context, path);
     }
+    if (!onRootMount) requireRootMount(context, current, segments);
     return { directory: current, created };
   } catch (error) {
     current.release();
     throw created > 0 ? mapNodeError(error, current.path, 'unknown') : error;
   }
+}
+
+// On a mismatch, a second walk names the mount point itself, the first component on another mount.
+function requireRootMount(context: OperationContext, directory: HeldDirectory, segments: readonly string[]): void {
+  if (directory.path === ROOT_PATH || !isOtherMount(context, directory.fd)) return;
+  let current = holdRoot(context);
+  try {
+    for (const name of segments) {
+      const path = childPath(current.path, name);
+      const fd = openChildDirectory(context, current.fd, name, path);
+      current.release();
+      current = held(fd, path);
+      if (path === directory.path) break;
+    }
+  } finally {
+    current.release();
+  }
+  throw mountRefusal(directory.path);
 }
 
 /** Pins the parent of the last segment; null when an ancestor is missing and `missingOk` accepts that. */
@@ -92,14 +117,7 @@ function held(fd: number, path: WorkspacePath): HeldDirectory {
 
 /** Opens `name` inside `parentFd` as a directory handle, refusing links, mount points and non-directories. */
 export function openChildDirectory(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): number {
-  let fd: number;
-  try {
-    fd = openSync(context.paths.named(parentFd, name), DIRECTORY_HANDLE);
-  } catch (error) {
-    const code = hostCode(error);
-    if (code !== 'ENOTDIR' && code !== 'ELOOP') throw mapNodeError(error, path);
-    throw refusalFor(context, parentFd, name, path);
-  }
+  const fd = openDirectoryHandle(context, parentFd, name, path);
   try {
     refuseOtherMount(context, fd, path);
   } catch (error) {
@@ -107,6 +125,17 @@ export function openChildDirectory(context: OperationContext, parentFd: number, 
     throw error;
   }
   return fd;
+}
+
+/** Like `openChildDirectory`, leaving the mount check to the caller. */
+function openDirectoryHandle(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): number {
+  try {
+    return openSync(context.paths.named(parentFd, name), DIRECTORY_HANDLE);
+  } catch (error) {
+    const code = hostCode(error);
+    if (code !== 'ENOTDIR' && code !== 'ELOOP') throw mapNodeError(error, path);
+    throw refusalFor(context, parentFd, name, path);
+  }
 }
 
 /** Creates one directory; 1 when this call made it, 0 when someone else had (then the open decides). */

@@ -112,7 +112,7 @@ async function publish(
       else if (current !== null) requireReplaceable(target, path);
       staged.replace(target, path);
     } finally {
-      await lock.release();
+      lock.release();
     }
   }
   try {

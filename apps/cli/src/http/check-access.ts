@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isLoopback } from './http-options.js';
 
 /** Why a request is turned away before it reaches a session, as an HTTP status and a sentence. */
 export interface Refusal {
@@ -17,7 +18,15 @@ function digest(text: string): Buffer {
  * browser sends (a page on another origin, or a DNS-rebound name, must not drive the tools). The
  * token is read from the `Authorization` header only, never from the URL, where logs keep it.
  */
-export function checkAccess(request: IncomingMessage, token: string | undefined, ownOrigins: ReadonlySet<string>): Refusal | undefined {
+export function checkAccess(
+  request: IncomingMessage,
+  token: string | undefined,
+  ownOrigins: ReadonlySet<string>,
+  loopbackBind = false,
+): Refusal | undefined {
+  if (loopbackBind && !namesLoopback(request.headers.host)) {
+    return { status: 403, message: `Forbidden: this server answers only to a loopback name, not ${JSON.stringify(request.headers.host ?? '')}.` };
+  }
   const origin = request.headers.origin;
   if (origin !== undefined && !ownOrigins.has(origin.toLowerCase())) {
     return { status: 403, message: `Forbidden: requests from the origin ${JSON.stringify(origin)} are refused.` };
@@ -29,6 +38,21 @@ export function checkAccess(request: IncomingMessage, token: string | undefined,
     return { status: 401, message: 'Unauthorized: send the server token as "Authorization: Bearer <token>".' };
   }
   return undefined;
+}
+
+/**
+ * A DNS-rebound page reaches a loopback server under the attacker's name, and a browser need not
+ * send an Origin with every request, so the Host must name loopback too. Any port: a tunnel may
+ * forward another one.
+ */
+function namesLoopback(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    const name = new URL(`http://${host}`).hostname;
+    return isLoopback(name.startsWith('[') ? name.slice(1, -1) : name);
+  } catch {
+    return false;
+  }
 }
 
 /** The origins a browser would send for pages served by this very server. */

@@ -5,7 +5,7 @@ import type { ChannelLimits } from '../mcp/channel-limits.js';
 import type { WorkspaceRuntime } from '../workspace/runtime-shape.js';
 import { checkAccess, ownOriginsOf } from './check-access.js';
 import { HttpSession } from './http-session.js';
-import type { HttpOptions } from './http-options.js';
+import { type HttpOptions, isLoopback } from './http-options.js';
 import { BodyBudget } from './body-budget.js';
 import { BodyBudgetSpent, BodyTooLarge, readBody } from './read-body.js';
 
@@ -153,7 +153,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== ENDPOINT) return sendJson(response, 404, rpcError(JSON_RPC.invalidRequest, `Not found: the MCP endpoint is ${ENDPOINT}.`));
-    const refusal = checkAccess(request, options.token, origins.value);
+    const refusal = checkAccess(request, options.token, origins.value, isLoopback(options.host));
     if (refusal !== undefined) {
       return sendJson(
         response,
