@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.js';
 
 /** The options argument of `parseArgs`. */

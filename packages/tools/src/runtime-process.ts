@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LibosError, type CallResult, type WorkspacePath } from '@libos/core';
 import { processNamespace } from '@libos/object-memory';
 import { runCall, type CallEnvironment, type CallOptions } from './call-pipeline.js';
+import { createProcessLifetime } from './process-lifetime.js';
 import type { ProcessState } from './tool-definition.js';
 import type { ToolSummary } from './tool-summary.js';
 import type { ToolCallArguments, ToolCallResult, ToolList, ToolName } from './tool-types.js';
@@ -39,24 +40,35 @@ export interface RuntimeProcess<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;
   /** The host directory of the working directory, when the provider is on real disk; else undefined. */
   hostWorkingDirectory(): string | undefined;
+  /**
+   * Ends the process (CONTRACT.md section 7): later calls fail with `denied`; once the calls in flight
+   * have finished, its `process:<id>` namespace and that namespace's Objects are dropped. Children
+   * are not ended with it. Safe to call twice.
+   */
+  end(): Promise<void>;
 }
 
 /**
  * The process's own namespace, opened in the Object store in the background: spawning stays
  * synchronous, and every Object tool awaits the same (idempotent) open before it uses the namespace.
+ * `opened` settles when the open has, so that `end` never drops a namespace before it exists.
  */
-function openNamespace(environment: CallEnvironment, id: string): string {
-  environment.memory.openProcessNamespace(id).catch(() => undefined);
-  return processNamespace(id);
+function openNamespace(environment: CallEnvironment, id: string): { namespace: string; opened: Promise<unknown> } {
+  return { namespace: processNamespace(id), opened: environment.memory.openProcessNamespace(id).catch(() => undefined) };
 }
 
 /** Creates a process at `cwd` (already known to be valid). */
 export function createProcess<Tools extends ToolList>(environment: CallEnvironment, cwd: WorkspacePath): RuntimeProcess<Tools> {
   const id = `pid_${randomBytes(8).toString('hex')}`;
-  return processFromState(environment, { id, cwd, namespace: openNamespace(environment, id) });
+  const { namespace, opened } = openNamespace(environment, id);
+  return processFromState(environment, { id, cwd, namespace }, opened);
 }
 
-function processFromState<Tools extends ToolList>(environment: CallEnvironment, state: ProcessState): RuntimeProcess<Tools> {
+function processFromState<Tools extends ToolList>(
+  environment: CallEnvironment,
+  state: ProcessState,
+  opened: Promise<unknown>,
+): RuntimeProcess<Tools> {
   const { id } = state;
   function spawn(): RuntimeProcess<Tools>;
   function spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;
@@ -64,8 +76,10 @@ function processFromState<Tools extends ToolList>(environment: CallEnvironment, 
     if (options === undefined) return createProcess<Tools>(environment, state.cwd);
     return spawnAt<Tools>(environment, state.cwd, options.cwd);
   }
+  const lifetime = createProcessLifetime(id);
   // The pipeline checks every argument at run time; the types only spare a TypeScript caller the mistake.
-  const call = (name: string, args: unknown = {}, options: CallOptions = {}): Promise<CallResult> => runCall(environment, state, name, args, options);
+  const call = (name: string, args: unknown = {}, options: CallOptions = {}): Promise<CallResult> =>
+    lifetime.run(() => runCall(environment, state, name, args, options));
   return {
     id,
     get cwd() {
@@ -76,6 +90,12 @@ function processFromState<Tools extends ToolList>(environment: CallEnvironment, 
     call: call as RuntimeProcess<Tools>['call'],
     spawn,
     hostWorkingDirectory: () => environment.provider.hostPath?.(state.cwd),
+    end: () =>
+      lifetime.end(async () => {
+        await opened;
+        // A closed runtime has dropped its process namespaces already.
+        if (!environment.isClosed()) await environment.memory.dropNamespace(state.namespace);
+      }),
   };
 }
 
@@ -89,13 +109,16 @@ export async function spawnAt<Tools extends ToolList>(
   requested: string | undefined,
 ): Promise<RuntimeProcess<Tools>> {
   const id = `pid_${randomBytes(8).toString('hex')}`;
-  const state: ProcessState = { id, cwd: from, namespace: openNamespace(environment, id) };
-  const child = processFromState<Tools>(environment, state);
+  const { namespace, opened } = openNamespace(environment, id);
+  const state: ProcessState = { id, cwd: from, namespace };
+  const child = processFromState<Tools>(environment, state, opened);
   if (requested === undefined) return child;
   // The built-in tool, even when the runtime's own list leaves set_working_directory out.
   const check: CallEnvironment = { ...environment, tools: new Map([['set_working_directory', environment.workingDirectoryTool]]) };
   const outcome = await runCall(check, state, 'set_working_directory', { path: requested });
   if (!outcome.ok) {
+    // A process that was never handed out must not leave its namespace behind.
+    await child.end();
     const { code, message, effect, details } = outcome.error;
     throw new LibosError(code, message, { effect, ...(details === undefined ? {} : { details }) });
   }

@@ -31,8 +31,13 @@ Run \`libos <command> --help\` for a command's options. \`libos --version\` prin
 export const MCP_HELP = `Usage: libos mcp [options]
 
 Serves every workspace tool over MCP on stdin/stdout, with one process (one cwd, one Object
-namespace) for the session. Logs go to stderr. Exits 0 when stdin closes. Calls that an \`ask\`
-grant covers are put to the user through MCP form elicitation when the client offers it.
+namespace) for the session. Logs go to stderr; the first line names the provider and the directory
+served. Exits 0 when stdin closes, after answering every request already read. Calls that an
+\`ask\` grant covers are put to the user through MCP form elicitation when the client offers it.
+
+Without --root (local provider), the directory is the client's MCP root when it offers exactly one
+file:// root; otherwise the server refuses to serve (exit 2) and says to pass --root. It never
+serves the directory it was started from by default.
 
 ${WORKSPACE_OPTIONS}`;
 

@@ -1,13 +1,18 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { escapeForDisplay, type Approver } from '@libos/core';
 import { maxMessageBytes } from '../mcp/channel-limits.js';
+import { clientRoot } from '../mcp/client-root.js';
+import { createDeferredProcess } from '../mcp/deferred-process.js';
 import { createElicitationApprover } from '../mcp/elicitation-approver.js';
 import { openMcpSession, type McpSession } from '../mcp/open-mcp-session.js';
 import { oversizeAnswer } from '../mcp/oversize-answer.js';
 import { OversizeLineFilter } from '../mcp/oversize-line-filter.js';
 import { serveLines, streamSink } from '../mcp/serve-stdio.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
-import { openWorkspace } from '../workspace/open-workspace.js';
-import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
+import { USAGE_EXIT_STATUS } from '../usage-error.js';
+import { openWorkspace, type OpenWorkspace } from '../workspace/open-workspace.js';
+import { WORKSPACE_FLAGS, workspaceOptionsFrom, type WorkspaceOptions } from '../workspace/workspace-options.js';
 import { MCP_HELP } from './help-texts.js';
 
 function log(line: string): void {
@@ -23,13 +28,21 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   }
   expectPositionals('libos mcp', positionals, 0);
   const options = workspaceOptionsFrom('libos mcp', values);
+  // Without --root the client's MCP roots choose the directory, never the launch directory.
+  const fromRoots = options.provider === 'local' && values.root === undefined;
 
   let mcp: McpSession | undefined;
-  const workspace = await openWorkspace(
-    options,
-    createElicitationApprover(() => mcp?.server),
-  );
-  mcp = await openMcpSession({ tools: workspace.runtime.tools, process: workspace.runtime.spawn(), sink: streamSink(process.stdout), log });
+  const approver = createElicitationApprover(() => mcp?.server);
+  // With roots, only the config is known before `initialize`: the tool list comes from it alone.
+  let workspace: OpenWorkspace | undefined = fromRoots ? undefined : await openWorkspace(options, approver);
+  const listing =
+    workspace ??
+    (await openWorkspace({ provider: 'memfs', root: options.root, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) }));
+  const { tools, bounds } = { tools: listing.runtime.tools, bounds: listing.bounds };
+  if (fromRoots) await listing.close();
+  const deferred = createDeferredProcess();
+  if (workspace !== undefined) deferred.resolve(workspace.runtime.spawn());
+  mcp = await openMcpSession({ tools, process: deferred.process, sink: streamSink(process.stdout), log });
   const { channel, server } = mcp;
 
   let closing = false;
@@ -38,13 +51,16 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
     closing = true;
     try {
       await server.close();
-      await workspace.close();
+      // The session's process ends with the session: its namespace and Objects are dropped.
+      await deferred.process.end?.();
+      await workspace?.close();
     } catch (error) {
       log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
       status = 1;
     }
     process.exit(status);
   };
+
   // A broken stdout means the client is gone: end like an EOF, saving the Objects.
   process.stdout.once('error', () => void shutdown(0));
   // A closed terminal (SIGHUP) ends the session like the other signals, saving the Objects.
@@ -52,14 +68,35 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
 
   // A longer line never reaches the channel: the filter drops it as it streams and the request is
   // answered here, a tool call with arguments_too_large.
-  const maxLineBytes = maxMessageBytes(workspace.bounds.arguments_max_bytes);
+  const maxLineBytes = maxMessageBytes(bounds.arguments_max_bytes);
   const input = new OversizeLineFilter(maxLineBytes, (line) => {
     log(`dropped a message of ${line.bytes} bytes (more than ${maxLineBytes})`);
-    const answer = oversizeAnswer(line, workspace.bounds.arguments_max_bytes, maxLineBytes);
+    const answer = oversizeAnswer(line, bounds.arguments_max_bytes, maxLineBytes);
     if (answer !== undefined) channel.reply(answer);
   });
   process.stdin.pipe(input);
-  log(`serving ${workspace.runtime.tools.length} tools (${options.provider} provider) on stdio`);
+  // Logged once the signal handlers are in place: a launcher may signal as soon as it reads this.
+  if (fromRoots) {
+    log("no --root: waiting for the client's MCP roots (local provider)");
+    server.oninitialized = () => {
+      void serveClientRoot(server, options, approver).then(
+        (opened) => {
+          workspace = opened;
+          deferred.resolve(opened.runtime.spawn());
+          log(`serving ${escapeForDisplay(resolve(opened.root))} (local provider, the client's MCP root, ${tools.length} tools) on stdio`);
+        },
+        (error: unknown) => {
+          // Refused: every call gets the sentence, then the server ends as for a bad flag.
+          const message = `libos mcp serves no workspace: ${error instanceof Error ? error.message : String(error)}; pass --root DIR to choose one.`;
+          log(message);
+          deferred.refuse(message);
+          void channel.drained().then(() => shutdown(USAGE_EXIT_STATUS));
+        },
+      );
+    };
+  } else {
+    log(`serving ${describeServed(options)} (${options.provider} provider, ${tools.length} tools) on stdio`);
+  }
   // End of input: every request already read is answered and written before the session ends.
   serveLines(channel, input).then(
     () => shutdown(0),
@@ -69,4 +106,28 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
     },
   );
   return undefined;
+}
+
+/** The workspace the client's one `file://` root names, opened like `--root` would open it. */
+async function serveClientRoot(
+  server: McpSession['server'],
+  options: WorkspaceOptions,
+  approver: Approver,
+): Promise<OpenWorkspace & { root: string }> {
+  const root = await clientRoot(server);
+  if ('refusal' in root) throw new Error(root.refusal);
+  try {
+    return { ...(await openWorkspace({ ...options, root: root.directory }, approver)), root: root.directory };
+  } catch (error) {
+    throw new Error(
+      `the client's root ${escapeForDisplay(root.directory)} cannot be served (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
+  }
+}
+
+/** The start-up line's name for what is served, escaped: a directory name cannot forge the log. */
+function describeServed(options: WorkspaceOptions): string {
+  if (options.provider === 'local') return escapeForDisplay(resolve(options.root));
+  return options.seed === undefined ? 'an empty in-memory volume' : `an in-memory copy of ${escapeForDisplay(resolve(options.seed))}`;
 }

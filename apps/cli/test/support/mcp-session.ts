@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LIBOS_BIN } from './libos-binary.js';
 
 /** How the test client answers elicitation requests; `none` declares no elicitation capability. */
@@ -19,17 +19,31 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+/** Where the server starts and which MCP roots the client offers (none: no roots capability). */
+export interface SessionStart {
+  readonly cwd?: string;
+  readonly roots?: readonly string[];
+}
+
 /** Spawns `libos mcp ARGS`, connects and lists the tools (so the client validates structuredContent). */
-export async function startMcpSession(args: readonly string[], answer: ElicitationAnswer = 'none'): Promise<McpSession> {
+export async function startMcpSession(args: readonly string[], answer: ElicitationAnswer = 'none', start: SessionStart = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [LIBOS_BIN, 'mcp', ...args],
     stderr: 'pipe',
+    ...(start.cwd === undefined ? {} : { cwd: start.cwd }),
   });
   let log = '';
   // Unread stderr would make close() wait for the SIGTERM path.
   transport.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const client = new Client({ name: 'libos-cli-test', version: '0.0.0' }, { capabilities: answer === 'none' ? {} : { elicitation: {} } });
+  const client = new Client(
+    { name: 'libos-cli-test', version: '0.0.0' },
+    { capabilities: { ...(answer === 'none' ? {} : { elicitation: {} }), ...(start.roots === undefined ? {} : { roots: {} }) } },
+  );
+  if (start.roots !== undefined) {
+    const roots = start.roots.map((uri) => ({ uri }));
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
+  }
   const elicitations: ElicitRequest['params'][] = [];
   if (answer !== 'none') {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {

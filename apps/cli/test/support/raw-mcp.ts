@@ -17,6 +17,8 @@ export interface RawMcp {
   readonly child: ChildProcessWithoutNullStreams;
   /** Writes one line: a string as is, anything else as JSON. */
   send(message: unknown): void;
+  /** Resolves with the exit status once the server has exited by itself. */
+  exited(): Promise<number | null>;
   /** Closes stdin; resolves with every parsed stdout line once the server has exited, and its status. */
   finish(): Promise<{ status: number | null; messages: Record<string, unknown>[]; stderr: string }>;
 }
@@ -29,8 +31,11 @@ export interface RawMcpOptions {
 }
 
 /** Spawns `libos mcp ARGS`. */
-export function startRawMcp(args: readonly string[], options: RawMcpOptions = {}): RawMcp {
-  const child = spawn(process.execPath, [LIBOS_BIN, 'mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+export function startRawMcp(args: readonly string[], options: RawMcpOptions & { readonly cwd?: string } = {}): RawMcp {
+  const child = spawn(process.execPath, [LIBOS_BIN, 'mcp', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   const messages: Record<string, unknown>[] = [];
   const keep = options.keep ?? ((message) => message);
   let pending: Buffer[] = [];
@@ -51,6 +56,7 @@ export function startRawMcp(args: readonly string[], options: RawMcpOptions = {}
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return {
     child,
+    exited: () => exited,
     send(message) {
       child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
     },

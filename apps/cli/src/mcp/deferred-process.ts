@@ -1,0 +1,33 @@
+import type { CallResult } from '@libos/core';
+import type { ToolProcess } from '../workspace/runtime-shape.js';
+
+/** A process known only once the workspace is (the client's MCP roots decide it after `initialize`). */
+export interface DeferredProcess {
+  readonly process: ToolProcess;
+  /** The process every call, waiting or later, runs in. */
+  resolve(process: ToolProcess): void;
+  /** No workspace will be served: every call, waiting or later, fails with this sentence. */
+  refuse(message: string): void;
+}
+
+export function createDeferredProcess(): DeferredProcess {
+  let settle: (outcome: ToolProcess | string) => void = () => {};
+  const ready = new Promise<ToolProcess | string>((resolve) => (settle = resolve));
+  let settled: ToolProcess | string | undefined;
+  void ready.then((outcome) => (settled = outcome));
+  const refusal = (message: string): CallResult => ({ ok: false, error: { code: 'provider_failure', message, effect: 'none', details: {} } });
+  return {
+    process: {
+      async call(name, args, options) {
+        const outcome = await ready;
+        return typeof outcome === 'string' ? refusal(outcome) : outcome.call(name, args, options);
+      },
+      async end() {
+        const outcome = settled;
+        if (outcome !== undefined && typeof outcome !== 'string') await outcome.end?.();
+      },
+    },
+    resolve: (process) => settle(process),
+    refuse: (message) => settle(message),
+  };
+}

@@ -1,0 +1,44 @@
+import { LibosError, type CallResult } from '@libos/core';
+
+/** The calls of one process and its end (CONTRACT.md section 7). */
+export interface ProcessLifetime {
+  /** Runs a call, or fails it with `denied` once the process has ended. */
+  run(call: () => Promise<CallResult>): Promise<CallResult>;
+  /** Ends the process once: later calls are refused at once, `release` runs after the calls in flight. */
+  end(release: () => Promise<void>): Promise<void>;
+  readonly ended: boolean;
+}
+
+/** Tracks the calls in flight, so that ending never drops a namespace a running call still writes to. */
+export function createProcessLifetime(id: string): ProcessLifetime {
+  let ended = false;
+  let active = 0;
+  let idle: (() => void) | undefined;
+  let ending: Promise<void> | undefined;
+  return {
+    get ended() {
+      return ended;
+    },
+    async run(call) {
+      if (ended) {
+        const error = new LibosError('denied', 'This process has ended; spawn a new process to call tools.', { details: { process: id } });
+        return { ok: false, error: { ...error.toFailure(), details: error.details ?? {} } };
+      }
+      active += 1;
+      try {
+        return await call();
+      } finally {
+        active -= 1;
+        if (active === 0) idle?.();
+      }
+    },
+    end(release) {
+      ended = true;
+      ending ??= (async () => {
+        if (active > 0) await new Promise<void>((resolve) => (idle = resolve));
+        await release();
+      })();
+      return ending;
+    },
+  };
+}
