@@ -30,7 +30,8 @@ function idKey(id: unknown): string {
   return `${typeof id}:${String(id)}`;
 }
 
-function isRequest(message: unknown): message is { id: string | number; method: string } {
+/** A JSON-RPC request (it has an id and waits for an answer), as opposed to a response or notification. */
+export function isRequest(message: unknown): message is { id: string | number; method: string } {
   return typeof message === 'object' && message !== null && 'method' in message && 'id' in message;
 }
 

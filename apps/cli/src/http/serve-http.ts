@@ -4,7 +4,7 @@ import { classifyMessage, JSON_RPC } from '../mcp/classify-message.js';
 import type { ChannelLimits } from '../mcp/channel-limits.js';
 import type { WorkspaceRuntime } from '../workspace/runtime-shape.js';
 import { checkAccess, ownOriginsOf } from './check-access.js';
-import { HttpSession } from './http-session.js';
+import { HttpSession, isRequest } from './http-session.js';
 import { type HttpOptions, isLoopback } from './http-options.js';
 import { BodyBudget } from './body-budget.js';
 import { BodyBudgetSpent, BodyTooLarge, readBody } from './read-body.js';
@@ -45,10 +45,6 @@ function rpcError(code: number, message: string, id: unknown = null) {
 
 function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
-}
-
-function isNewRequest(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
 }
 
 /**
@@ -120,8 +116,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
       const answers = incoming.answers;
       return sendJson(response, 400, Array.isArray(body) && answers.length > 1 ? answers : answers[0]);
     }
-    if (draining && isNewRequest(body))
-      return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', (body as { id: unknown }).id));
+    if (draining && isRequest(body)) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', body.id));
     if (session !== undefined) return session.handle(request, response, body);
     if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
     if (!isInitialize(body)) {
