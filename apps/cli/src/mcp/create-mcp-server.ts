@@ -1,7 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
-import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
+import type { KnownStructure } from './serialized-message.js';
+import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
 /** A tool as `tools/list` publishes it. */
 export function toMcpTool(tool: ToolSummary): Tool {
@@ -28,6 +29,11 @@ export interface McpServerOptions {
    * MessageChannel does, so a cancelled call is still answered); else the SDK's own signal is used.
    */
   readonly signalOf?: (id: RequestId) => AbortSignal | undefined;
+  /**
+   * Told the structuredContent of request `id`'s reply with its JSON (the text block's text), so
+   * that the transport can write the reply without serializing the result again.
+   */
+  readonly noteResult?: (id: RequestId, known: KnownStructure) => void;
 }
 
 /**
@@ -43,6 +49,7 @@ export function createMcpServer(tools: readonly ToolSummary[], process: ToolProc
     try {
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
       const outcome = await process.call(request.params.name, request.params.arguments ?? {}, { signal });
+      if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
       return toCallToolResult(outcome);
     } catch (error) {
       // A throw here is a bug; a JSON-RPC error would carry its raw text (maybe a host path) to the client.
