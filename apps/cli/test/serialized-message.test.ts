@@ -34,7 +34,7 @@ describe('serializeReply writes exactly what JSON.stringify would, from the meas
 
   it('serializes a reply whole when its structuredContent is not the measured object', () => {
     const { message, known } = replyOf({ text: 'one' });
-    (message as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent.text = 'two';
+    (message as unknown as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent.text = 'two';
     const serialized = serializeReply(message, known);
     expect(serialized.parts).toEqual([JSON.stringify(message)]);
     expect(JSON.parse(serialized.parts.join('')).result.structuredContent).toEqual({ text: 'two' });
@@ -42,7 +42,7 @@ describe('serializeReply writes exactly what JSON.stringify would, from the meas
 
   it('serializes a text block that is not the measured text in full', () => {
     const { message, known } = replyOf({ text: 'one' });
-    (message as { result: { content: unknown[] } }).result.content.push({ type: 'text', text: 'more' });
+    (message as unknown as { result: { content: unknown[] } }).result.content.push({ type: 'text', text: 'more' });
     const serialized = serializeReply(message, known);
     expect(serialized.parts.join('')).toBe(JSON.stringify(message));
     expect(serialized.bytes).toBe(Buffer.byteLength(JSON.stringify(message)) + 1);

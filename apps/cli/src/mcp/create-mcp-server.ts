@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
 import type { KnownStructure } from './serialized-message.js';
@@ -43,7 +44,12 @@ export interface McpServerOptions {
 export function createMcpServer(tools: readonly ToolSummary[], process: ToolProcess, version: string, options: McpServerOptions = {}): Server {
   const log = options.log ?? (() => {});
   const published = tools.map(toMcpTool);
-  const server = new Server({ name: 'libos', title: 'libOS workspace', version }, { capabilities: { tools: {} } });
+  // The validator of a client's answer to an elicitation (an approval): the SDK's default, Ajv, is
+  // five times the code to load at every start (the bin's bundle leaves it out, see tsup.config.ts).
+  const server = new Server(
+    { name: 'libos', title: 'libOS workspace', version },
+    { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
