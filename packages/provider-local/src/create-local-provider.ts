@@ -41,7 +41,7 @@ export function createLocalProvider(options: LocalProviderOptions): FileSystemPr
 export function openLocalProvider(options: LocalProviderOptions, hooks: LocalProviderTestingHooks): FileSystemProviderV1 {
   const procFdDirectory = hooks.procFdDirectory ?? '/proc/self/fd';
   const root = new PinnedRoot(options.root, procFdDirectory);
-  const paths = new FdPaths(procFdDirectory);
+  const paths = new FdPaths(procFdDirectory, options.borrowWorkingDirectory === true);
   const gate = createCallGate('local');
   const staging = new StagingArea(root, paths, gate);
 

@@ -4,7 +4,8 @@ import { SmallestItems, checkSignal, childPath, pathSegments } from '@libos/core
 import type { DirectoryEntry, DirectoryListing, Effect, ListDirectoryOptions, WorkspacePath } from '@libos/core';
 import { entryKind } from './entry-kind.js';
 import { modifiedAt } from './modified-at.js';
-import { hostCode, mapNodeError } from './map-node-error.js';
+import { mapNodeError } from './map-node-error.js';
+import type { NameIn } from './fd-paths.js';
 import type { OperationContext } from './operation-context.js';
 import { compareNames, shownName, sortKey } from './listed-names.js';
 import type { ByteString, NameRecord } from './listed-names.js';
@@ -25,30 +26,36 @@ export async function listDirectory(context: OperationContext, path: WorkspacePa
       // The staging directory (and everything of a write in progress) is never listed.
       if (!isReservedName(raw)) kept.offer({ raw, key: sortKey(raw) });
     });
-    const entries: DirectoryEntry[] = [];
-    for (const { raw } of kept.sorted()) {
-      let status;
-      try {
-        status = lstatSync(context.paths.child(directory.fd, raw));
-      } catch (error) {
-        // Deleted since the scan: a listing is a snapshot, and a vanished name is not in it.
-        if (hostCode(error) === 'ENOENT') continue;
-        throw mapNodeError(error, path);
-      }
-      const name = shownName(raw);
-      const kind = entryKind(status);
-      entries.push({
-        name,
-        path: childPath(path, name),
-        kind,
-        sizeBytes: kind === 'file' ? status.size : null,
-        modifiedAt: modifiedAt(status),
-      });
-    }
+    const entries = context.paths.within(directory.fd, (nameIn) => describe(kept.sorted(), nameIn, path));
     return { entries, truncated: kept.overflowed };
   } finally {
     directory.release();
   }
+}
+
+// One lstat per returned name, relative to the pinned directory: a name deleted since the scan is
+// left out (a listing is a snapshot, and a vanished name is not in it).
+function describe(records: readonly NameRecord[], nameIn: NameIn, path: WorkspacePath): DirectoryEntry[] {
+  const entries: DirectoryEntry[] = [];
+  for (const { raw } of records) {
+    let status;
+    try {
+      status = lstatSync(nameIn(raw), { throwIfNoEntry: false });
+    } catch (error) {
+      throw mapNodeError(error, path);
+    }
+    if (status === undefined) continue;
+    const name = shownName(raw);
+    const kind = entryKind(status);
+    entries.push({
+      name,
+      path: childPath(path, name),
+      kind,
+      sizeBytes: kind === 'file' ? status.size : null,
+      modifiedAt: modifiedAt(status),
+    });
+  }
+  return entries;
 }
 
 /**

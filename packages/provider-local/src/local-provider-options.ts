@@ -4,6 +4,16 @@ import type { WorkspacePath } from '@libos/core';
 export interface LocalProviderOptions {
   /** The host directory that is the workspace; resolved and opened once, at creation. */
   readonly root: string;
+  /**
+   * Lets the provider set the process's working directory to a pinned directory for the length of
+   * one synchronous step (it is restored before any other code runs), so the names of that step are
+   * looked up like `*at` system calls instead of through `/proc/self/fd`: a listing's lstats and a
+   * recursive delete's unlinks cost about half. Set it only in a process that owns its working
+   * directory: nothing else may resolve a relative path at the same moment on another thread (a
+   * worker thread, or the host's own asynchronous fs calls with relative paths, which run on libuv's
+   * threads). `libos mcp` and `libos serve` set it. Ignored in a worker thread. Default false.
+   */
+  readonly borrowWorkingDirectory?: boolean;
 }
 
 /** One directory pinned during resolution: what a testing hook sees between two steps. */

@@ -24,10 +24,15 @@ afterAll(closeSockets);
 
 describe('attacks through the tools on the local provider', () => {
   it('has at least 40 cases', () => expect(Object.values(groups).flat().length).toBeGreaterThanOrEqual(40));
-  for (const [group, attacks] of Object.entries(groups)) {
-    describe(group, () => {
-      for (const attack of attacks) {
-        it(attack.name, () => runAttack(attack.setup ?? (() => undefined), attack.calls, attack.after));
+  // Both ways of naming entries: /proc/self/fd paths, and names inside a borrowed working directory.
+  for (const borrowWorkingDirectory of [false, true]) {
+    describe(borrowWorkingDirectory ? 'borrowing the working directory' : 'through /proc/self/fd', () => {
+      for (const [group, attacks] of Object.entries(groups)) {
+        describe(group, () => {
+          for (const attack of attacks) {
+            it(attack.name, () => runAttack(attack.setup ?? (() => undefined), attack.calls, attack.after, { borrowWorkingDirectory }));
+          }
+        });
       }
     });
   }

@@ -97,13 +97,17 @@ export function createLocalFixtures(sandbox: Sandbox) {
 }
 
 /** A provider over a fresh sandbox, with its fixtures. */
-export function createLocalTestbed(hooks?: LocalProviderTestingHooks): {
+export function createLocalTestbed(
+  hooks?: LocalProviderTestingHooks,
+  options: { readonly borrowWorkingDirectory?: boolean } = {},
+): {
   sandbox: Sandbox;
   provider: FileSystemProviderV1;
   fixtures: ReturnType<typeof createLocalFixtures>;
 } {
   const sandbox = createSandbox();
-  const provider = hooks === undefined ? createLocalProvider({ root: sandbox.root }) : createLocalProviderWithHooks({ root: sandbox.root }, hooks);
+  const providerOptions = { root: sandbox.root, ...options };
+  const provider = hooks === undefined ? createLocalProvider(providerOptions) : createLocalProviderWithHooks(providerOptions, hooks);
   return { sandbox, provider, fixtures: createLocalFixtures(sandbox) };
 }
 

@@ -21,10 +21,11 @@ interface Tally {
 }
 
 async function race(
+  borrowWorkingDirectory: boolean,
   prepare: (sandbox: Sandbox) => void,
   work: (process: RuntimeProcess, round: number, call: (tool: string, args: Record<string, unknown>) => Promise<unknown>) => Promise<void>,
 ): Promise<Tally> {
-  const { sandbox, provider } = createLocalTestbed();
+  const { sandbox, provider } = createLocalTestbed(undefined, { borrowWorkingDirectory });
   const runtime = await createRuntime({ provider });
   try {
     const zone = sandbox.at('zone');
@@ -84,89 +85,100 @@ function expectBothOutcomes(tally: Tally): void {
   expect(tally.refused, JSON.stringify(tally)).toBeGreaterThan(0);
 }
 
-describe('a directory flipping with a link to the outside, under load', { timeout: 20_000 }, () => {
-  it('reads and lists never see outside content', async () => {
-    const tally = await race(
-      () => undefined,
-      async (_process, _round, call) => {
-        await call('read_text_file', { path: 'zone/x/secret.txt' });
-        await call('read_text_file', { path: 'zone/x/c/f.txt' });
-        await call('read_directory', { path: 'zone/x' });
-        await call('create_object_from_file', { name: `o${_round}`, path: 'zone/x/c/f.txt' });
-        await call('set_working_directory', { path: 'zone/x/c' });
-        await call('set_working_directory', { path: '.' });
-      },
-    );
-    expectBothOutcomes(tally);
-  });
+// Both ways of naming entries: /proc/self/fd paths, and names inside a borrowed working directory.
+for (const borrowWorkingDirectory of [false, true]) {
+  describe(`a directory flipping with a link to the outside, under load${borrowWorkingDirectory ? ', borrowing the working directory' : ''}`, {
+    timeout: 20_000,
+  }, () => {
+    it('reads and lists never see outside content', async () => {
+      const tally = await race(
+        borrowWorkingDirectory,
+        () => undefined,
+        async (_process, _round, call) => {
+          await call('read_text_file', { path: 'zone/x/secret.txt' });
+          await call('read_text_file', { path: 'zone/x/c/f.txt' });
+          await call('read_directory', { path: 'zone/x' });
+          await call('create_object_from_file', { name: `o${_round}`, path: 'zone/x/c/f.txt' });
+          await call('set_working_directory', { path: 'zone/x/c' });
+          await call('set_working_directory', { path: '.' });
+        },
+      );
+      expectBothOutcomes(tally);
+    });
 
-  it('writes and directory creations never land outside', async () => {
-    const tally = await race(
-      () => undefined,
-      async (_process, round, call) => {
-        await call('write_text_file', { path: `zone/x/new-${round % 5}.txt`, content: 'written' });
-        await call('write_text_file', { path: `zone/x/c/f.txt`, content: 'INSIDE' });
-        await call('write_text_file', { path: `zone/x/made-${round % 5}/n.txt`, content: 'x', overwrite: false });
-        await call('write_directory', { path: `zone/x/dir-${round % 5}/sub` });
-        await call('delete_file', { path: `zone/x/new-${round % 5}.txt`, missing_ok: true });
-      },
-    );
-    expectBothOutcomes(tally);
-  });
+    it('writes and directory creations never land outside', async () => {
+      const tally = await race(
+        borrowWorkingDirectory,
+        () => undefined,
+        async (_process, round, call) => {
+          await call('write_text_file', { path: `zone/x/new-${round % 5}.txt`, content: 'written' });
+          await call('write_text_file', { path: `zone/x/c/f.txt`, content: 'INSIDE' });
+          await call('write_text_file', { path: `zone/x/made-${round % 5}/n.txt`, content: 'x', overwrite: false });
+          await call('write_directory', { path: `zone/x/dir-${round % 5}/sub` });
+          await call('delete_file', { path: `zone/x/new-${round % 5}.txt`, missing_ok: true });
+        },
+      );
+      expectBothOutcomes(tally);
+    });
 
-  it('edits never read or change outside bytes', async () => {
-    const tally = await race(
-      () => undefined,
-      async (_process, _round, call) => {
-        await call('write_text_file', { path: 'zone/x/c/f.txt', content: 'INSIDE' });
-        // An edit through the link would show OUTSIDE in its diff and change the outside file.
-        await call('edit_text_file', { path: 'zone/x/c/f.txt', edits: [{ old_text: 'SIDE', new_text: 'SIDE edited' }] });
-        await call('edit_text_file', { path: 'zone/x/secret.txt', edits: [{ old_text: 'SIDE', new_text: 'SIDE' }] });
-      },
-    );
-    expectBothOutcomes(tally);
-  });
+    it('edits never read or change outside bytes', async () => {
+      const tally = await race(
+        borrowWorkingDirectory,
+        () => undefined,
+        async (_process, _round, call) => {
+          await call('write_text_file', { path: 'zone/x/c/f.txt', content: 'INSIDE' });
+          // An edit through the link would show OUTSIDE in its diff and change the outside file.
+          await call('edit_text_file', { path: 'zone/x/c/f.txt', edits: [{ old_text: 'SIDE', new_text: 'SIDE edited' }] });
+          await call('edit_text_file', { path: 'zone/x/secret.txt', edits: [{ old_text: 'SIDE', new_text: 'SIDE' }] });
+        },
+      );
+      expectBothOutcomes(tally);
+    });
 
-  it('searches never read outside bytes through the flipping directory', async () => {
-    const tally = await race(
-      () => undefined,
-      async (_process, _round, call) => {
-        // OUTSIDE lives only behind the link; a result holding it would be caught by the race harness.
-        await call('search_files', { path: 'zone', query: 'SIDE' });
-        await call('search_files', { path: 'zone/x', query: 'SIDE', regex: true });
-      },
-    );
-    // The walk skips a swapped directory silently, so failures come only from the root itself being
-    // the link, missing or changing for the instant of the swap.
-    for (const code of Object.keys(tally.codes)) expect(['symlink_refused', 'not_found', 'changed_during_operation']).toContain(code);
-    expect(tally.ok, JSON.stringify(tally)).toBeGreaterThan(0);
-    expect(tally.refused, JSON.stringify(tally)).toBeGreaterThan(0);
-  });
+    it('searches never read outside bytes through the flipping directory', async () => {
+      const tally = await race(
+        borrowWorkingDirectory,
+        () => undefined,
+        async (_process, _round, call) => {
+          // OUTSIDE lives only behind the link; a result holding it would be caught by the race harness.
+          await call('search_files', { path: 'zone', query: 'SIDE' });
+          await call('search_files', { path: 'zone/x', query: 'SIDE', regex: true });
+        },
+      );
+      // The walk skips a swapped directory silently, so failures come only from the root itself being
+      // the link, missing or changing for the instant of the swap.
+      for (const code of Object.keys(tally.codes)) expect(['symlink_refused', 'not_found', 'changed_during_operation']).toContain(code);
+      expect(tally.ok, JSON.stringify(tally)).toBeGreaterThan(0);
+      expect(tally.refused, JSON.stringify(tally)).toBeGreaterThan(0);
+    });
 
-  it('moves never take or put a file outside', async () => {
-    const tally = await race(
-      () => undefined,
-      async (_process, round, call) => {
-        await call('write_text_file', { path: 'zone/x/c/f.txt', content: 'INSIDE' });
-        await call('move_file', { from: 'zone/x/c/f.txt', to: `zone/x/c/moved-${round % 3}.txt`, overwrite: true });
-        await call('move_file', { from: `zone/x/c/moved-${round % 3}.txt`, to: 'zone/x/c/f.txt', overwrite: true });
-        await call('move_file', { from: 'zone/x/secret.txt', to: 'zone/kept.txt' });
-        await call('move_file', { from: 'zone/kept.txt', to: 'zone/x/secret.txt' });
-      },
-    );
-    expectBothOutcomes(tally);
-  });
+    it('moves never take or put a file outside', async () => {
+      const tally = await race(
+        borrowWorkingDirectory,
+        () => undefined,
+        async (_process, round, call) => {
+          await call('write_text_file', { path: 'zone/x/c/f.txt', content: 'INSIDE' });
+          await call('move_file', { from: 'zone/x/c/f.txt', to: `zone/x/c/moved-${round % 3}.txt`, overwrite: true });
+          await call('move_file', { from: `zone/x/c/moved-${round % 3}.txt`, to: 'zone/x/c/f.txt', overwrite: true });
+          await call('move_file', { from: 'zone/x/secret.txt', to: 'zone/kept.txt' });
+          await call('move_file', { from: 'zone/kept.txt', to: 'zone/x/secret.txt' });
+        },
+      );
+      expectBothOutcomes(tally);
+    });
 
-  it('recursive deletes never delete outside', async () => {
-    const tally = await race(
-      () => undefined,
-      async (_process, _round, call) => {
-        await call('write_text_file', { path: 'zone/x/victim/deep/v.txt', content: 'inside victim' });
-        await call('delete_directory', { path: 'zone/x/victim', recursive: true, missing_ok: true });
-        await call('write_text_file', { path: 'zone/x/victim/deep/v.txt', content: 'inside victim' });
-        await call('delete_directory', { path: 'zone/x', recursive: true, missing_ok: true });
-      },
-    );
-    expectBothOutcomes(tally);
+    it('recursive deletes never delete outside', async () => {
+      const tally = await race(
+        borrowWorkingDirectory,
+        () => undefined,
+        async (_process, _round, call) => {
+          await call('write_text_file', { path: 'zone/x/victim/deep/v.txt', content: 'inside victim' });
+          await call('delete_directory', { path: 'zone/x/victim', recursive: true, missing_ok: true });
+          await call('write_text_file', { path: 'zone/x/victim/deep/v.txt', content: 'inside victim' });
+          await call('delete_directory', { path: 'zone/x', recursive: true, missing_ok: true });
+        },
+      );
+      expectBothOutcomes(tally);
+    });
   });
-});
+}

@@ -23,8 +23,9 @@ export async function runAttack(
   setup: (sandbox: Sandbox) => void | Promise<void>,
   calls: readonly AttackCall[] | ((sandbox: Sandbox) => readonly AttackCall[]),
   after?: (sandbox: Sandbox) => void,
+  options: { readonly borrowWorkingDirectory?: boolean } = {},
 ): Promise<void> {
-  const { sandbox, provider } = createLocalTestbed();
+  const { sandbox, provider } = createLocalTestbed(undefined, options);
   try {
     await setup(sandbox);
     const before = fingerprintTree(sandbox.outside);

@@ -27,7 +27,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
     return 0;
   }
   expectPositionals('libos mcp', positionals, 0);
-  const options = workspaceOptionsFrom('libos mcp', values);
+  const options: WorkspaceOptions = { ...workspaceOptionsFrom('libos mcp', values), borrowWorkingDirectory: true };
   // Without --root the client's MCP roots choose the directory, never the launch directory.
   const fromRoots = options.provider === 'local' && values.root === undefined;
 

@@ -34,7 +34,7 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   if ((values.provider ?? 'local') === 'local' && values.root === undefined) {
     throw new UsageError('libos serve: --root DIR is required with the local provider (the directory to serve)');
   }
-  const workspaceOptions = workspaceOptionsFrom('libos serve', values);
+  const workspaceOptions = { ...workspaceOptionsFrom('libos serve', values), borrowWorkingDirectory: true };
   const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
 
   // One runtime serves every session; an approval goes to the client of the session asking.

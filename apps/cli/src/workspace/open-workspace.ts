@@ -119,11 +119,12 @@ async function createProvider(options: WorkspaceOptions) {
   }
   await expectDirectory('--root', options.root);
   const { createLocalProvider } = await import('@libos/provider-local');
-  return createLocalProvider({ root: options.root });
+  return createLocalProvider({ root: options.root, borrowWorkingDirectory: options.borrowWorkingDirectory === true });
 }
 
 async function expectDirectory(flag: string, directory: string): Promise<void> {
-  const status = await stat(directory).catch(() => undefined);
+  // Absolute, so the stat (on libuv's threads) never resolves against a borrowed working directory.
+  const status = await stat(resolve(directory)).catch(() => undefined);
   if (status === undefined) throw new UsageError(`libos: ${flag}: no such directory: ${directory}`);
   if (!status.isDirectory()) throw new UsageError(`libos: ${flag}: not a directory: ${directory}`);
 }

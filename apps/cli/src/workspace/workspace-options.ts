@@ -20,6 +20,12 @@ export interface WorkspaceOptions {
   readonly objectsFile?: string;
   /** `--objects postgres://…`: Object Memory in that database instead of a checkpoint file. */
   readonly objectsUrl?: string;
+  /**
+   * The local provider may borrow the process's working directory during its synchronous steps
+   * (`borrowWorkingDirectory` of `@libos/provider-local`): set by the servers, whose process
+   * resolves no relative path on another thread while they run.
+   */
+  readonly borrowWorkingDirectory?: boolean;
 }
 
 interface WorkspaceFlagValues {
