@@ -1,7 +1,9 @@
-import { closeSync, fstatSync, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, opendirSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
+import type { Dir } from 'node:fs';
 import { type LibosError, PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
 import { isProtectedName } from './is-protected-name.js';
+import type { NameIn } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { scanNames } from './list-directory.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
@@ -43,7 +45,7 @@ export async function findProtected(context: OperationContext, fd: number, path:
   for (const raw of directories) {
     const childPathName = childPath(path, shownName(raw));
     checkSignal(context.signal, path);
-    const child = openDirectoryOrNull(context, fd, raw, childPathName, 'none');
+    const child = openDirectoryOrNull(context.paths.child(fd, raw), childPathName, 'none');
     if (child === null) continue;
     try {
       refuseOtherMount(context, child, childPathName, 'none');
@@ -55,43 +57,29 @@ export async function findProtected(context: OperationContext, fd: number, path:
 }
 
 /**
- * Deletes a held directory bottom-up by names relative to pinned fds only: entries that are not
- * directories (links included) are unlinked without being followed; a subdirectory is entered by a
- * fresh O_NOFOLLOW handle and removed only while its name still holds the inode that was emptied.
+ * Deletes a held directory bottom-up by names relative to pinned directories only: entries that are
+ * not directories (links included) are unlinked without being followed; a subdirectory is entered
+ * by a fresh O_NOFOLLOW handle and removed only while its name still holds the inode that was
+ * emptied. Every name is looked up inside a `within` window of the directory that holds it.
  */
 export async function deleteTree(context: OperationContext, tree: HeldTree, depth = 0): Promise<void> {
   if (depth > MAX_DEPTH) throw tooDeep(tree.path, 'unknown');
   for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
     await sweepOnce(context, tree, depth);
-    if (removeEmptied(context, tree)) return;
+    if (context.paths.within(tree.parentFd, (nameIn) => removeEmptied(nameIn, tree))) return;
   }
   throw providerErrors.changedDuringOperation(tree.path, { effect: 'unknown' });
 }
 
 async function sweepOnce(context: OperationContext, tree: HeldTree, depth: number): Promise<void> {
-  const directories: ByteString[] = [];
-  await scanNames(
-    context,
-    tree.fd,
-    tree.path,
-    (raw, isDirectory) => {
-      if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
-      if (isDirectory || !unlinkEntry(context, tree.fd, raw, tree.path)) directories.push(raw);
-    },
-    'unknown',
-  );
+  const directories = await unlinkFiles(context, tree);
   let handled = 0;
   for (const raw of directories) {
     const path = childPath(tree.path, shownName(raw));
     // Entries are already gone, so a cancelled delete stops with effect unknown, the rest left in place.
     checkSignal(context.signal, tree.path, 'unknown');
-    const fd = openDirectoryOrNull(context, tree.fd, raw, path, 'unknown');
-    if (fd === null) {
-      // Not a directory (or swapped for one since the scan): unlink it as what it now is. Its EPERM
-      // is the host refusing, e.g. an immutable file, not the POSIX answer for a directory.
-      unlinkEntry(context, tree.fd, raw, tree.path, false);
-      continue;
-    }
+    const fd = context.paths.within(tree.fd, (nameIn) => enterOrUnlink(nameIn, raw, tree.path, path));
+    if (fd === null) continue;
     try {
       refuseOtherMount(context, fd, path, 'unknown');
       const held = fstatSync(fd);
@@ -105,12 +93,60 @@ async function sweepOnce(context: OperationContext, tree: HeldTree, depth: numbe
 }
 
 /**
+ * One pass over the names of the held directory: unlinks every entry that is not a directory and
+ * returns the names of the directories. Each slice of names runs in one synchronous `within` window;
+ * the event loop and the signal get their turn between two slices.
+ */
+async function unlinkFiles(context: OperationContext, tree: HeldTree): Promise<ByteString[]> {
+  const directories: ByteString[] = [];
+  let handle: Dir;
+  try {
+    // Byte strings, as in scanNames: a name must reach unlink exactly as the kernel listed it.
+    handle = opendirSync(context.paths.of(tree.fd), { encoding: 'latin1', bufferSize: 1024 });
+  } catch (error) {
+    throw mapNodeError(error, tree.path, 'unknown');
+  }
+  try {
+    while (context.paths.within(tree.fd, (nameIn) => unlinkSlice(handle, nameIn, tree, directories))) {
+      await yieldNow();
+      checkSignal(context.signal, tree.path, 'unknown');
+    }
+  } catch (error) {
+    throw mapNodeError(error, tree.path, 'unknown');
+  } finally {
+    handle.closeSync();
+  }
+  return directories;
+}
+
+// True when the slice ended before the listing did.
+function unlinkSlice(handle: Dir, nameIn: NameIn, tree: HeldTree, directories: ByteString[]): boolean {
+  for (let seen = 0; seen < ENTRIES_PER_SLICE; seen++) {
+    const entry = handle.readSync();
+    if (entry === null) return false;
+    const raw = entry.name;
+    if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
+    if (entry.isDirectory() || !unlinkEntry(nameIn, raw, tree.path)) directories.push(raw);
+  }
+  return true;
+}
+
+// A fresh handle on the subdirectory `raw`; null when the name no longer holds a directory (swapped
+// for something else since the scan), which is then unlinked as what it now is. Its EPERM is the
+// host refusing, e.g. an immutable file, not the POSIX answer for a directory.
+function enterOrUnlink(nameIn: NameIn, raw: ByteString, parentPath: WorkspacePath, path: WorkspacePath): number | null {
+  const fd = openDirectoryOrNull(nameIn(raw), path, 'unknown');
+  if (fd === null) unlinkEntry(nameIn, raw, parentPath, false);
+  return fd;
+}
+
+/**
  * Unlinks a non-directory entry of `parentPath`; false when the entry is a directory after all
  * (EISDIR, or EPERM, POSIX's answer for one, unless the caller knows the entry is no directory).
  */
-function unlinkEntry(context: OperationContext, parentFd: number, raw: ByteString, parentPath: WorkspacePath, mayBeDirectory = true): boolean {
+function unlinkEntry(nameIn: NameIn, raw: ByteString, parentPath: WorkspacePath, mayBeDirectory = true): boolean {
   try {
-    unlinkSync(context.paths.child(parentFd, raw));
+    unlinkSync(nameIn(raw));
     return true;
   } catch (error) {
     const code = hostCode(error);
@@ -121,8 +157,8 @@ function unlinkEntry(context: OperationContext, parentFd: number, raw: ByteStrin
 }
 
 /** rmdir by name once the name is verified to hold the emptied inode; false when it is not empty. */
-function removeEmptied(context: OperationContext, tree: HeldTree): boolean {
-  const target = context.paths.child(tree.parentFd, tree.raw);
+function removeEmptied(nameIn: NameIn, tree: HeldTree): boolean {
+  const target = nameIn(tree.raw);
   try {
     const now = lstatSync(target);
     if (now.dev !== tree.dev || now.ino !== tree.ino) {
@@ -138,9 +174,9 @@ function removeEmptied(context: OperationContext, tree: HeldTree): boolean {
   }
 }
 
-function openDirectoryOrNull(context: OperationContext, parentFd: number, raw: ByteString, path: WorkspacePath, effect: Effect): number | null {
+function openDirectoryOrNull(target: string | Buffer, path: WorkspacePath, effect: Effect): number | null {
   try {
-    return openSync(context.paths.child(parentFd, raw), DIRECTORY_HANDLE);
+    return openSync(target, DIRECTORY_HANDLE);
   } catch (error) {
     const code = hostCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
