@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { alternate } from './alternate.mjs';
 import { connectServer } from './connect-server.mjs';
+import { lstatFloor } from './lstat-floor.mjs';
 import { HEAD_BYTES, LINE_BYTES, LIST_WITH_SIZES, SMALL_BYTES } from './make-fixtures.mjs';
 import { median } from './median.mjs';
 import { peakRss } from './peak-rss.mjs';
@@ -70,7 +71,12 @@ export async function benchCalls(root, scale) {
     const stub = await connectServer('stub', replyFile);
     try {
       const list = await alternate(
-        { ours: listOurs, theirs: listTheirs, stub: () => expectOk('stub list', stub.call('read_directory', {})) },
+        {
+          ours: listOurs,
+          theirs: listTheirs,
+          stub: () => expectOk('stub list', stub.call('read_directory', {})),
+          lstats: () => void lstatFloor(join(root, 'sizes')),
+        },
         { rounds: 8 * scale, warmup: 1 },
       );
       rows.push({
@@ -87,6 +93,23 @@ export async function benchCalls(root, scale) {
         label: 'same listing, stub answering our precomputed reply',
         unit: 'ms',
         ours: list.stub,
+        theirs: list.theirs,
+        target: null,
+      });
+      rows.push({
+        id: 'list-10k-lstat-floor',
+        label: 'same names read and lstat-ed by plain Node (relative names, in process)',
+        unit: 'ms',
+        ours: list.lstats,
+        theirs: list.theirs,
+        target: null,
+      });
+      // No server of this reply can beat carrying it plus stat-ing its entries: the sum of the two floors.
+      rows.push({
+        id: 'list-10k-floor-sum',
+        label: 'stub reply + plain-Node lstats (sum of the two medians): the floor of a listing of our shape',
+        unit: 'ms',
+        ours: list.stub + list.lstats,
         theirs: list.theirs,
         target: null,
       });

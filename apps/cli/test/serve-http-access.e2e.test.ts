@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLibos, temporaryDirectory } from './support/libos-binary.js';
@@ -20,7 +21,48 @@ afterAll(async () => {
   await scratch?.remove();
 });
 
+/** The status of an initialize sent with exactly these header lines (fetch would merge repeated ones). */
+function statusWithHeaders(lines: readonly string[]): Promise<{ status: number; sessionId: string | undefined }> {
+  const body = JSON.stringify(INITIALIZE);
+  const head = [
+    'POST /mcp HTTP/1.1',
+    ...lines,
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(server.url.port), server.url.hostname);
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/u.exec(answer);
+      if (status !== null && answer.includes('\r\n\r\n')) {
+        socket.destroy();
+        resolve({ status: Number(status[1]), sessionId: /^mcp-session-id: *(\S+)/imu.exec(answer)?.[1] });
+      }
+    });
+    socket.on('error', reject);
+    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
+  });
+}
+
 describe('libos serve --http: who gets in', () => {
+  it('answers 400 to a request naming Host, Authorization or Origin twice, whichever copy is the right one', async () => {
+    const host = `Host: 127.0.0.1:${server.url.port}`;
+    const right = `Authorization: Bearer ${TOKEN}`;
+    const statusOf = async (lines: readonly string[]) => (await statusWithHeaders(lines)).status;
+    expect(await statusOf([host, right, 'Authorization: Bearer wrong'])).toBe(400);
+    expect(await statusOf([host, 'Authorization: Bearer wrong', right])).toBe(400);
+    expect(await statusOf([host, 'Host: evil.example', right])).toBe(400);
+    expect(await statusOf([host, right, `Origin: http://127.0.0.1:${server.url.port}`, 'Origin: http://evil.example'])).toBe(400);
+    // The same request with each header once is served: the refusals above are about the repetition.
+    const served = await statusWithHeaders([host, right]);
+    expect(served.status).toBe(200);
+    expect(await deleteSession(server.url, served.sessionId!, { authorization: `Bearer ${TOKEN}` })).toBe(200);
+  });
+
   it('names the provider, the directory and the address on its start-up line, and says a token is required', () => {
     expect(server.stderr()).toMatch(
       new RegExp(

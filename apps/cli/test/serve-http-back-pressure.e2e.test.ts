@@ -8,6 +8,7 @@ import { INITIALIZE, post, startServe } from './support/http-serve.js';
 
 const REQUESTS = 60;
 const MIB = 1024 * 1024;
+const DRAIN_SECONDS = '1';
 
 let scratch: Awaited<ReturnType<typeof temporaryDirectory>>;
 beforeAll(async () => {
@@ -75,4 +76,28 @@ describe('libos serve --http whose client floods one session and never reads', (
       expect(await server.stop()).toBe(0);
     }
   }, 240_000);
+});
+
+describe('libos serve --http shut down while a client holds its replies unread', () => {
+  it('waits --drain-seconds for them, then ends that session and exits 0, saying so', async () => {
+    const server = await startServe(['--root', scratch.path, '--drain-seconds', DRAIN_SECONDS]);
+    const opened = await post(server.url, INITIALIZE);
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    await post(
+      server.url,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    );
+    const port = Number(server.url.port);
+    // Far more reply bytes than the socket buffers take: the last replies stay unwritten.
+    const sockets = Array.from({ length: 12 }, (_, index) => floodRequest(port, sessionId, index + 10));
+    try {
+      await waitUntilIdle(server.child.pid!);
+      // Without the deadline this would wait as long as the client does, which is forever.
+      expect(await server.stop()).toBe(0);
+      expect(server.stderr()).toMatch(/drain: 1 session\(s\) still had replies unwritten after 1 s; ending them/u);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 120_000);
 });

@@ -43,4 +43,18 @@ describe('SmallestItems', () => {
     for (const name of ['\u{1F600}', 'z', '\uFF5E']) kept.offer(name);
     expect(kept.sorted()).toEqual(['z', '\uFF5E']);
   });
+
+  it('agrees with sorting everything and taking the first limit, for random streams and limits', () => {
+    let seed = 7;
+    const random = (below: number): number => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * below);
+    for (let round = 0; round < 300; round++) {
+      const stream = Array.from({ length: random(200) }, () => `n${random(80)}`);
+      const limit = 1 + random(40);
+      const kept = new SmallestItems<string>(limit, compareCodePoints);
+      for (const name of stream) kept.offer(name);
+      const expected = [...stream].sort(compareCodePoints);
+      expect(kept.sorted()).toEqual(expected.slice(0, limit));
+      expect(kept.overflowed).toBe(stream.length > limit);
+    }
+  });
 });

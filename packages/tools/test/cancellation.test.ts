@@ -3,7 +3,7 @@ import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 
-type Method = 'stat' | 'listDirectory' | 'readFile' | 'writeFile' | 'makeDirectory' | 'deleteFile' | 'deleteDirectory';
+type Method = 'stat' | 'listDirectory' | 'readFile' | 'writeFile' | 'makeDirectory' | 'deleteFile' | 'deleteDirectory' | 'rename';
 
 /**
  * A memfs provider whose methods record the signal they were given; `hold` makes the named method
@@ -36,6 +36,7 @@ function slowProvider(hold?: Method) {
     makeDirectory: wrap('makeDirectory', (args: Parameters<typeof provider.makeDirectory>) => args[1], provider.makeDirectory),
     deleteFile: wrap('deleteFile', (args: Parameters<typeof provider.deleteFile>) => args[1], provider.deleteFile),
     deleteDirectory: wrap('deleteDirectory', (args: Parameters<typeof provider.deleteDirectory>) => args[1], provider.deleteDirectory),
+    rename: wrap('rename', (args: Parameters<NonNullable<typeof provider.rename>>) => args[2], provider.rename!),
   } as FileSystemProviderV1;
   return { provider: wrapped, fixtures, seen, entered };
 }
@@ -55,13 +56,20 @@ describe('cancellation', () => {
       ['makeDirectory', 'write_directory', { path: 'e' }],
       ['deleteFile', 'delete_file', { path: 'new.txt' }],
       ['deleteDirectory', 'delete_directory', { path: 'e' }],
+      ['rename', 'move_file', { from: 'f.txt', to: 'd/g.txt' }],
+      ['writeFile', 'edit_text_file', { path: 'd/g.txt', edits: [{ old_text: 'x', new_text: 'z' }] }],
+      ['listDirectory', 'search_files', { path: '.', query: 'z' }],
+      ['readFile', 'search_files', { path: '.', query: 'z' }],
+      ['readFile', 'move_file', { from: 'd/g.txt', to: 'd/g.txt' }],
       ['stat', 'set_working_directory', { path: 'd' }],
     ];
     for (const [method, tool, args] of calls) {
+      seen.clear();
       const outcome = await process.call(tool as never, args as never, { signal });
       expect(outcome.ok, `${tool}: ${JSON.stringify(outcome)}`).toBe(true);
-      expect(seen.get(method), method).toBe(signal);
+      expect(seen.get(method), `${tool} → ${method}`).toBe(signal);
     }
+    await fixtures.writeFile('f.txt', 'x');
     seen.delete('readFile');
     const imported = await process.call('create_object_from_file', { name: 'o', path: '../f.txt' }, { signal });
     expect(imported.ok).toBe(true);
@@ -81,6 +89,22 @@ describe('cancellation', () => {
       ok: false,
       error: { code: 'provider_failure', effect: 'none', details: { path: 'f.txt', reason: 'cancelled' } },
     });
+  });
+
+  it('stops a slow move before it lands: the file stays where it was', async () => {
+    const { provider, fixtures, entered } = slowProvider('rename');
+    await fixtures.writeFile('from.txt', 'kept');
+    const runtime = await createRuntime({ provider });
+    const controller = new AbortController();
+    const pending = runtime.spawn().call('move_file', { from: 'from.txt', to: 'to.txt' }, { signal: controller.signal });
+    await entered;
+    controller.abort();
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: { code: 'provider_failure', effect: 'none', details: { path: 'from.txt', reason: 'cancelled' } },
+    });
+    expect(await fixtures.kindOf('to.txt')).toBe('missing');
+    expect(await fixtures.kindOf('from.txt')).toBe('file');
   });
 
   it('stops a slow write before it lands', async () => {

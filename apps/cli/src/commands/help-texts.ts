@@ -46,7 +46,8 @@ export const SERVE_HELP = `Usage: libos serve --http HOST:PORT --root DIR [optio
 
 Serves every workspace tool over MCP Streamable HTTP at http://HOST:PORT/mcp, for agents on other
 hosts. One runtime for the server, one libOS process (its own cwd and Object namespace) per MCP
-session. Exits 0 on SIGTERM or SIGINT once every call already taken has been answered.
+session. Exits 0 on SIGTERM or SIGINT once every call already taken has been answered (or once
+--drain-seconds have passed; a second signal exits at once).
 
 HTTP options:
   --http HOST:PORT          Address to listen on (required); 127.0.0.1 unless told otherwise.
@@ -55,6 +56,8 @@ HTTP options:
                             LIBOS_TOKEN does the same when no file is given. Never read from the URL.
   --session-idle-seconds N  End a session idle this long (default 900)
   --max-sessions N          At most N sessions at once; the next one gets HTTP 503 (default 256)
+  --drain-seconds N         At shutdown, wait at most this long for replies a client has not read
+                            yet, then end those sessions anyway (default 30)
 
 A browser Origin other than the server's own is refused with HTTP 403.
 

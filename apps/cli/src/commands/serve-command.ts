@@ -16,6 +16,7 @@ const SERVE_FLAGS = {
   'token-file': { type: 'string' },
   'session-idle-seconds': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'drain-seconds': { type: 'string' },
 } as const;
 
 function log(line: string): void {

@@ -4,9 +4,11 @@ import { isLoopback } from './http-options.js';
 
 /** Why a request is turned away before it reaches a session, as an HTTP status and a sentence. */
 export interface Refusal {
-  readonly status: 401 | 403;
+  readonly status: 400 | 401 | 403;
   readonly message: string;
 }
+
+const SINGLE_HEADERS = ['host', 'authorization', 'origin'] as const;
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
@@ -24,6 +26,13 @@ export function checkAccess(
   ownOrigins: ReadonlySet<string>,
   loopbackBind = false,
 ): Refusal | undefined {
+  // Node keeps the first Host or Authorization of a request and drops the rest, while a proxy in
+  // front may act on the last: a request naming either twice is refused rather than read one way.
+  for (const name of SINGLE_HEADERS) {
+    if ((request.headersDistinct[name]?.length ?? 0) > 1) {
+      return { status: 400, message: `Bad request: the ${name} header appears more than once.` };
+    }
+  }
   if (loopbackBind && !namesLoopback(request.headers.host)) {
     return { status: 403, message: `Forbidden: this server answers only to a loopback name, not ${JSON.stringify(request.headers.host ?? '')}.` };
   }

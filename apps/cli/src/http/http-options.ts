@@ -10,6 +10,8 @@ export interface HttpOptions {
   readonly token: string | undefined;
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
+  /** How long shutdown waits for replies still unwritten (a client that never reads) before ending their sessions. */
+  readonly drainMs: number;
 }
 
 interface HttpFlagValues {
@@ -17,10 +19,12 @@ interface HttpFlagValues {
   readonly 'token-file'?: string | undefined;
   readonly 'session-idle-seconds'?: string | undefined;
   readonly 'max-sessions'?: string | undefined;
+  readonly 'drain-seconds'?: string | undefined;
 }
 
 const DEFAULT_IDLE_SECONDS = 900;
 const DEFAULT_MAX_SESSIONS = 256;
+const DEFAULT_DRAIN_SECONDS = 30;
 
 /** True for 127.0.0.0/8, ::1 and `localhost`: addresses no other host can reach. */
 export function isLoopback(host: string): boolean {
@@ -80,5 +84,6 @@ export async function httpOptionsFrom(command: string, values: HttpFlagValues, e
     token,
     sessionIdleMs: positiveInteger(command, '--session-idle-seconds', values['session-idle-seconds'], DEFAULT_IDLE_SECONDS) * 1000,
     maxSessions: positiveInteger(command, '--max-sessions', values['max-sessions'], DEFAULT_MAX_SESSIONS),
+    drainMs: positiveInteger(command, '--drain-seconds', values['drain-seconds'], DEFAULT_DRAIN_SECONDS) * 1000,
   };
 }

@@ -25,7 +25,8 @@ export interface HttpServer {
   readonly sessionCount: number;
   /**
    * Stops taking sessions and requests, waits until every request already taken is answered and
-   * written (answers to the server's own questions still pass), then ends every session.
+   * written (answers to the server's own questions still pass), then ends every session. A client
+   * that never reads its replies holds that wait for at most `drainMs`; then its session ends too.
    */
   close(): Promise<void>;
 }
@@ -215,7 +216,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServer> 
       clearInterval(sweep);
       // Still listening while draining: the answer to an approval a taken call waits on may come
       // on a new connection. New sessions and new requests get 503 meanwhile.
-      await Promise.all([...sessions.values()].map((session) => session.drained()));
+      const pending = new Set(sessions.values());
+      const drained = Promise.all([...pending].map((session) => session.drained().then(() => pending.delete(session))));
+      let deadline: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<true>((resolve) => (deadline = setTimeout(() => resolve(true), options.drainMs)));
+      if ((await Promise.race([drained, timedOut])) === true) {
+        log(`drain: ${pending.size} session(s) still had replies unwritten after ${options.drainMs / 1000} s; ending them`);
+      }
+      clearTimeout(deadline);
       await Promise.all([...sessions.values()].map((session) => session.close()));
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import { diffLines, type DiffRun } from './line-diff.js';
 
 /** Lines of context around each change, as `diff -u` prints by default. */
-const CONTEXT = 3;
+export const DIFF_CONTEXT_LINES = 3;
 
 /** A unified diff cut to a byte budget, and whether it was cut. */
 export interface BoundedDiff {
@@ -10,15 +10,19 @@ export interface BoundedDiff {
   readonly truncated: boolean;
 }
 
-/** The lines of a unified diff of two texts, headers and hunks, each without its final newline. */
-export function unifiedDiffLines(path: string, oldText: string, newText: string): string[] {
+/**
+ * The lines of a unified diff of two texts, headers and hunks, each without its final newline.
+ * The texts may be windows of two files that hold the same lines outside them (see `diffWindow`),
+ * starting at 0-based line `firstLine` of both.
+ */
+export function unifiedDiffLines(path: string, oldText: string, newText: string, firstLine = 0): string[] {
   const oldLines = splitLines(oldText);
   const newLines = splitLines(newText);
   const runs = diffLines(oldLines, newLines);
   if (runs.every((run) => run.kind === 'equal')) return [];
   const output = [`--- ${quoted(`a/${path}`)}`, `+++ ${quoted(`b/${path}`)}`];
   for (const hunk of hunksOf(runs)) {
-    output.push(`@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@`);
+    output.push(`@@ -${range(firstLine + hunk.oldStart, hunk.oldCount)} +${range(firstLine + hunk.newStart, hunk.newCount)} @@`);
     for (const run of hunk.runs) {
       const sign = run.kind === 'equal' ? ' ' : run.kind === 'delete' ? '-' : '+';
       const source = run.kind === 'insert' ? newLines : oldLines;
@@ -71,7 +75,7 @@ interface Hunk {
   readonly runs: readonly DiffRun[];
 }
 
-/** Groups changes with CONTEXT equal lines around them; changes closer than twice that share a hunk. */
+/** Groups changes with DIFF_CONTEXT_LINES equal lines around them; changes closer than twice that share a hunk. */
 function hunksOf(runs: readonly DiffRun[]): Hunk[] {
   const hunks: Hunk[] = [];
   let current: DiffRun[] = [];
@@ -97,14 +101,14 @@ function hunksOf(runs: readonly DiffRun[]): Hunk[] {
     }
     const isFirst = index === 0;
     const isLast = index === runs.length - 1;
-    if (!isFirst && run.count <= 2 * CONTEXT && !isLast) {
+    if (!isFirst && run.count <= 2 * DIFF_CONTEXT_LINES && !isLast) {
       current.push(run);
       return;
     }
-    if (!isFirst) current.push({ ...run, count: Math.min(CONTEXT, run.count) });
+    if (!isFirst) current.push({ ...run, count: Math.min(DIFF_CONTEXT_LINES, run.count) });
     close();
     if (!isLast) {
-      const lead = Math.min(CONTEXT, run.count);
+      const lead = Math.min(DIFF_CONTEXT_LINES, run.count);
       const skip = run.count - lead;
       current.push({ kind: 'equal', oldStart: run.oldStart + skip, newStart: run.newStart + skip, count: lead });
     }

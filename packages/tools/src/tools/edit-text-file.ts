@@ -1,21 +1,10 @@
 import { Buffer } from 'node:buffer';
-import { LibosError, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
-import { applyEdits } from '../edits/apply-edits.js';
-import { encodeLikeOriginal } from '../edits/encode-like-original.js';
-import { boundDiff, unifiedDiffLines } from '../edits/unified-diff.js';
-import { resolveEncoding, type TextCodec } from '../encodings/index.js';
-import { sha256Hex } from '../sha256-hex.js';
-import { defineTool, type ToolContext } from '../tool-definition.js';
+import { type PreparedEdit, prepareEdit } from '../edits/prepare-edit.js';
+import { boundDiff } from '../edits/unified-diff.js';
+import { resolveEncoding } from '../encodings/index.js';
+import { defineTool } from '../tool-definition.js';
 import { encodingField, identityField, pathField, sha256Pattern } from './tool-fields.js';
-
-/** What an edit would land, computed from the bytes read. */
-interface PreparedEdit {
-  readonly readSha256: string;
-  readonly bytes: Uint8Array;
-  readonly replacements: number;
-  readonly diffLines: readonly string[];
-}
 
 const editSchema = z.strictObject({
   old_text: z.string().min(1).describe('The exact text to replace (not empty); it must occur exactly once unless replace_all is set.'),
@@ -86,7 +75,7 @@ export const editTextFile = defineTool({
       path,
       bytes_written: edit.bytes.length,
       replacements: edit.replacements,
-      content_sha256: sha256Hex(edit.bytes),
+      content_sha256: edit.sha256,
       diff: '',
       diff_truncated: false,
     };
@@ -96,34 +85,3 @@ export const editTextFile = defineTool({
     return { ...partial, diff, diff_truncated: truncated };
   },
 });
-
-async function prepareEdit(
-  context: ToolContext,
-  path: WorkspacePath,
-  codec: TextCodec,
-  edits: readonly { readonly old_text: string; readonly new_text: string; readonly replace_all: boolean }[],
-  expectedSha256: string | undefined,
-): Promise<PreparedEdit> {
-  const maxBytes = context.bounds.edit_max_bytes;
-  const read = await context.provider.readFile(path, { maxBytes, signal: context.signal });
-  if (read.truncated || read.bytes.length > maxBytes) {
-    throw new LibosError('too_large', `The file "${path}" is larger than ${maxBytes} bytes (bounds.edit_max_bytes); use write_text_file.`, {
-      details: { path, max_bytes: maxBytes },
-    });
-  }
-  const readSha256 = sha256Hex(read.bytes);
-  if (expectedSha256 !== undefined && expectedSha256 !== readSha256) {
-    throw new LibosError('content_conflict', `The content of "${path}" no longer matches the expected SHA-256.`, {
-      details: { path, expected_sha256: expectedSha256, actual_sha256: readSha256 },
-    });
-  }
-  const original = codec.decode(read.bytes, { truncated: false });
-  const { text, replacements } = applyEdits(original, edits, maxBytes);
-  const bytes = encodeLikeOriginal(codec, read.bytes, text);
-  if (bytes.length > maxBytes) {
-    throw new LibosError('too_large', `The edited file would be larger than ${maxBytes} bytes (bounds.edit_max_bytes). Nothing was changed.`, {
-      details: { path, max_bytes: maxBytes },
-    });
-  }
-  return { readSha256, bytes, replacements, diffLines: unifiedDiffLines(path, original, text) };
-}

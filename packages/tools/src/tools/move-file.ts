@@ -40,10 +40,10 @@ export const moveFile = defineTool({
     }
     if (from === to) {
       // Nothing moves, but the answer still says whether there is a movable file there.
-      await context.provider.readFile(from, { maxBytes: 0 });
+      await context.provider.readFile(from, { maxBytes: 0, signal: context.signal });
       return { from, to, replaced: false };
     }
-    const { replaced } = await rename.call(context.provider, from, to, { overwrite: input.overwrite });
+    const { replaced } = await rename.call(context.provider, from, to, { overwrite: input.overwrite, signal: context.signal });
     return { from, to, replaced };
   },
 });

@@ -5,6 +5,7 @@ import { resolveEncoding } from '../encodings/index.js';
 import { compileGlob } from '../search/compile-glob.js';
 import { findInText, type LineMatch } from '../search/find-in-text.js';
 import { createLineMatcher } from '../search/line-matcher.js';
+import { literalPrefilter } from '../search/literal-prefilter.js';
 import { passBy, walkSearchTree } from '../search/walk-search-tree.js';
 import { defineTool } from '../tool-definition.js';
 import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
@@ -79,6 +80,7 @@ export const searchFiles = defineTool({
       Buffer.byteLength(JSON.stringify({ path: root, matches: [], count: 0, truncated: false, files_searched: 0 }), 'utf8') -
       32;
     const literal = !input.regex && input.case_sensitive ? input.query : undefined;
+    const mayMatch = literalPrefilter(input.query, { regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
     const cut = await walkSearchTree(
       context,
       root,
@@ -94,6 +96,8 @@ export const searchFiles = defineTool({
         filesSearched++;
         const truncated = read.truncated || read.bytes.length > input.max_bytes_per_file;
         const bytes = read.bytes.length > input.max_bytes_per_file ? read.bytes.subarray(0, input.max_bytes_per_file) : read.bytes;
+        // A file that cannot hold the literal has no match to report, decodable or not.
+        if (mayMatch !== undefined && !mayMatch(bytes)) return true;
         const text = passByDecode(() => codec.decode(bytes, { truncated }));
         if (text === undefined) return true;
         findInText(text, { ...(literal === undefined ? {} : { literal }), matcher }, (found) => {
