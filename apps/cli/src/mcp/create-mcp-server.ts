@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
+import { currentCall } from './current-call.js';
 import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
 /** A tool as `tools/list` publishes it. */
@@ -42,7 +43,9 @@ export function createMcpServer(tools: readonly ToolSummary[], process: ToolProc
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
-      const outcome = await process.call(request.params.name, request.params.arguments ?? {}, { signal });
+      const outcome = await currentCall.run({ requestId: extra.requestId }, () =>
+        process.call(request.params.name, request.params.arguments ?? {}, { signal }),
+      );
       return toCallToolResult(outcome);
     } catch (error) {
       // A throw here is a bug; a JSON-RPC error would carry its raw text (maybe a host path) to the client.
