@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChannelLimits } from '../src/mcp/channel-limits.js';
 import { createMcpServer } from '../src/mcp/create-mcp-server.js';
 import { MessageChannel } from '../src/mcp/message-channel.js';
+import { lineOf, type SerializedMessage } from '../src/mcp/serialized-message.js';
 import { oversizeToolResult, preemptMalformedToolCall } from '../src/mcp/tool-call-hooks.js';
 import type { ToolProcess, ToolSummary } from '../src/workspace/runtime-shape.js';
 
@@ -21,9 +22,12 @@ function controlledSink() {
   let autoSettle = true;
   return {
     written,
-    sink: (_message: JSONRPCMessage, serialized: string) =>
+    sink: (_message: JSONRPCMessage, serialized: SerializedMessage) =>
       new Promise<void>((resolve) => {
-        written.push({ message: JSON.parse(serialized) as Record<string, unknown>, bytes: Buffer.byteLength(serialized) + 1, settle: resolve });
+        const line = lineOf(serialized);
+        // The size the channel counted is the size of the bytes a stream is given, newline included.
+        expect(line.length).toBe(serialized.bytes);
+        written.push({ message: JSON.parse(line.toString('utf8')) as Record<string, unknown>, bytes: line.length, settle: resolve });
         if (autoSettle) resolve();
       }),
     stopReading() {
@@ -49,7 +53,10 @@ async function harness(process: ToolProcess, limits: Partial<ChannelLimits> = {}
     preempt: preemptMalformedToolCall(process),
     oversizeResult: oversizeToolResult([bigTool]),
   });
-  const server = createMcpServer([bigTool], process, '0', { signalOf: (id) => channel.signalOf(id) });
+  const server = createMcpServer([bigTool], process, '0', {
+    signalOf: (id) => channel.signalOf(id),
+    noteResult: (id, known) => channel.noteResult(id, known),
+  });
   await server.connect(channel);
   const send = (value: unknown) => channel.receiveLine(typeof value === 'string' ? value : JSON.stringify(value));
   const answerTo = (id: unknown) =>
@@ -147,8 +154,11 @@ describe('MessageChannel bounds', () => {
       error: { code: string; message: string; effect: string; details: { reply_bytes: number } };
     };
     expect(failure.error).toMatchObject({ code: 'result_too_large', effect: 'none', details: { max_reply_bytes: 1_000_000 } });
-    // 400,000 backslashes: 800,000 bytes as structuredContent, 1,600,000 more as the escaped text.
-    expect(failure.error.details.reply_bytes).toBeGreaterThan(2_400_000);
+    // 400,000 backslashes: 800,000 bytes as structuredContent, 1,600,000 more as the escaped text;
+    // counted exactly, as the reply would have been written.
+    const result = { text: '\\'.repeat(400_000) };
+    const wouldBe = { result: { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }, jsonrpc: '2.0', id: 1 };
+    expect(failure.error.details.reply_bytes).toBe(Buffer.byteLength(JSON.stringify(wouldBe)) + 1);
     expect(failure.error.message).toMatch(/limit or max_bytes/u);
     expect(Math.max(...output.written.map((entry) => entry.bytes))).toBeLessThanOrEqual(1_000_000);
   });

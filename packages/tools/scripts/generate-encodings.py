@@ -198,8 +198,10 @@ class CjkTables:
     def write(self):
         variable = self.name.replace('-', '_').upper() + '_DATA'
         out = [HEADER, "import type { CjkTableData } from '../cjk-table-data.js';\n\n",
-               f'/** Python {self.codec}: single bytes, runs of valid sequences and encoder exceptions. */\n',
-               f'export const {variable}: CjkTableData = {{\n']
+               f'/** Python {self.codec}: single bytes, runs of valid sequences and encoder exceptions.'
+               ' Built when called: a codec calls it once, on first use. */\n',
+               # A function, not a constant: a process that never uses the codec never builds its strings.
+               f'export const {variable} = (): CjkTableData => ({{\n']
         out.append(f"  single: {ts_string(''.join(chr(INVALID) if t is None else t for t in self.single))},\n")
         out.append('  pairs: [\n' + ''.join(f'    [0x{s:04x}, {ts_string(c)}],\n' for s, c in runs(self.pairs)) + '  ],\n')
         if self.triples:
@@ -213,7 +215,7 @@ class CjkTables:
             out.append('  },\n')
         out.append('  encodeExceptions: [\n' + ''.join(
             f"    [0x{c:04x}, {'null' if b is None else repr(b.hex())}],\n" for c, b in self.exceptions) + '  ],\n')
-        out.append('};\n')
+        out.append('});\n')
         file_name = self.name.replace('_', '-') + '-data.ts'
         (GENERATED / file_name).write_text(''.join(out), encoding='utf-8')
         print(f'{self.name}: {len(self.pairs)} pairs in {len(runs(self.pairs))} runs, {len(self.triples)} triples, '

@@ -15,5 +15,5 @@ export type { ToolCaller, ToolSelection } from './select-tools.js';
 export { ENCODING_NAMES, resolveEncoding } from './encodings/index.js';
 export type { TextCodec } from './encodings/index.js';
 export { defineTool } from './tool-definition.js';
-export { resultJson } from './result-json.js';
+export { resultJson, resultJsonBytes } from './result-json.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';

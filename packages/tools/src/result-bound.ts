@@ -11,7 +11,7 @@ export function assertResultFits(result: object, bounds: Bounds, effect: Effect)
   const json = JSON.stringify(result);
   const resultBytes = Buffer.byteLength(json, 'utf8');
   if (resultBytes <= bounds.result_max_bytes) {
-    rememberResultJson(result, json);
+    rememberResultJson(result, json, resultBytes);
     return;
   }
   throw new LibosError('result_too_large', `The result is larger than ${bounds.result_max_bytes} bytes of JSON.`, {

@@ -1,9 +1,16 @@
-// The text is kept beside the result, not in it: results keep exactly their schema's fields.
-const measuredTexts = new WeakMap<object, string>();
+import { Buffer } from 'node:buffer';
 
-/** Records the JSON text a result was measured by, for `resultJson`. */
-export function rememberResultJson(result: object, json: string): void {
-  measuredTexts.set(result, json);
+interface MeasuredText {
+  readonly json: string;
+  readonly bytes: number;
+}
+
+// The text is kept beside the result, not in it: results keep exactly their schema's fields.
+const measuredTexts = new WeakMap<object, MeasuredText>();
+
+/** Records the JSON text a result was measured by, and its UTF-8 size, for `resultJson` and `resultJsonBytes`. */
+export function rememberResultJson(result: object, json: string, bytes: number): void {
+  measuredTexts.set(result, { json, bytes });
 }
 
 /**
@@ -13,5 +20,13 @@ export function rememberResultJson(result: object, json: string): void {
  * the result as returned. A value the runtime never returned is serialized here.
  */
 export function resultJson(result: object): string {
-  return measuredTexts.get(result) ?? JSON.stringify(result);
+  return measuredTexts.get(result)?.json ?? JSON.stringify(result);
+}
+
+/**
+ * The UTF-8 size of `resultJson(result)`, as measured when the call returned: an app that bounds
+ * what it writes (MCP's reply size) need not count megabytes of text again.
+ */
+export function resultJsonBytes(result: object): number {
+  return measuredTexts.get(result)?.bytes ?? Buffer.byteLength(resultJson(result), 'utf8');
 }

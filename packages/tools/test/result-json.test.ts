@@ -1,7 +1,8 @@
+import { Buffer } from 'node:buffer';
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { BUILTIN_TOOLS, createRuntime, defineTool, resultJson } from '../src/index.js';
+import { BUILTIN_TOOLS, createRuntime, defineTool, resultJson, resultJsonBytes } from '../src/index.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -15,6 +16,7 @@ describe('resultJson', () => {
     const expected = JSON.stringify(outcome.result);
     const stringify = vi.spyOn(JSON, 'stringify');
     expect(resultJson(outcome.result)).toBe(expected);
+    expect(resultJsonBytes(outcome.result)).toBe(Buffer.byteLength(expected));
     expect(stringify).not.toHaveBeenCalled();
     await runtime.close();
   });
@@ -43,5 +45,6 @@ describe('resultJson', () => {
 
   it('serializes a value no call returned', () => {
     expect(resultJson({ path: 'a', created: true })).toBe('{"path":"a","created":true}');
+    expect(resultJsonBytes({ name: 'é' })).toBe(Buffer.byteLength('{"name":"é"}'));
   });
 });

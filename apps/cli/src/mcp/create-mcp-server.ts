@@ -1,8 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
 import { currentCall } from './current-call.js';
-import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
+import type { KnownStructure } from './serialized-message.js';
+import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
 /** A tool as `tools/list` publishes it. */
 export function toMcpTool(tool: ToolSummary): Tool {
@@ -29,6 +31,11 @@ export interface McpServerOptions {
    * MessageChannel does, so a cancelled call is still answered); else the SDK's own signal is used.
    */
   readonly signalOf?: (id: RequestId) => AbortSignal | undefined;
+  /**
+   * Told the structuredContent of request `id`'s reply with its JSON (the text block's text), so
+   * that the transport can write the reply without serializing the result again.
+   */
+  readonly noteResult?: (id: RequestId, known: KnownStructure) => void;
 }
 
 /**
@@ -38,7 +45,12 @@ export interface McpServerOptions {
 export function createMcpServer(tools: readonly ToolSummary[], process: ToolProcess, version: string, options: McpServerOptions = {}): Server {
   const log = options.log ?? (() => {});
   const published = tools.map(toMcpTool);
-  const server = new Server({ name: 'libos', title: 'libOS workspace', version }, { capabilities: { tools: {} } });
+  // The validator of a client's answer to an elicitation (an approval): the SDK's default, Ajv, is
+  // five times the code to load at every start (the bin's bundle leaves it out, see tsup.config.ts).
+  const server = new Server(
+    { name: 'libos', title: 'libOS workspace', version },
+    { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
@@ -46,6 +58,7 @@ export function createMcpServer(tools: readonly ToolSummary[], process: ToolProc
       const outcome = await currentCall.run({ requestId: extra.requestId }, () =>
         process.call(request.params.name, request.params.arguments ?? {}, { signal }),
       );
+      if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
       return toCallToolResult(outcome);
     } catch (error) {
       // A throw here is a bug; a JSON-RPC error would carry its raw text (maybe a host path) to the client.

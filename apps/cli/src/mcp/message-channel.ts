@@ -9,13 +9,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_CHANNEL_LIMITS, type ChannelLimits } from './channel-limits.js';
 import { classifyMessage, errorAnswer, JSON_RPC, type ExternalId } from './classify-message.js';
+import { serializeMessage, serializeReply, type KnownStructure, type SerializedMessage } from './serialized-message.js';
 
 /**
- * Writes one message. `serialized` is its JSON exactly as measured (no newline); the promise
- * settles once the bytes have left the process (a stream's write callback), not when buffered,
- * because the channel counts everything not yet settled as unwritten.
+ * Writes one message. `serialized` is its JSON exactly as measured (in pieces, no newline, and its
+ * size as written); the promise settles once the bytes have left the process (a stream's write
+ * callback), not when buffered, because the channel counts everything not yet settled as unwritten.
  */
-export type MessageSink = (message: JSONRPCMessage, serialized: string, options?: TransportSendOptions) => Promise<void>;
+export type MessageSink = (message: JSONRPCMessage, serialized: SerializedMessage, options?: TransportSendOptions) => Promise<void>;
 
 /** What a request looked like, for the hooks that answer or replace its reply. */
 export interface CallInfo {
@@ -39,6 +40,8 @@ interface Call extends CallInfo {
   readonly externalId: ExternalId;
   /** Aborted by the client's `notifications/cancelled`; the call is still answered. */
   readonly controller: AbortController;
+  /** The result's structuredContent with its JSON, when the handler told (`noteResult`). */
+  known?: KnownStructure;
 }
 
 interface Parked {
@@ -107,6 +110,16 @@ export class MessageChannel implements Transport {
    */
   signalOf(id: RequestId): AbortSignal | undefined {
     return this.#calls.get(Number(id))?.controller.signal;
+  }
+
+  /**
+   * Tells the channel that request `id`'s reply will carry `known.value` as its structuredContent,
+   * whose JSON is `known.json`: the reply is then written with that text spliced in, not serialized
+   * again (a 10,000-entry listing is the largest part of its reply).
+   */
+  noteResult(id: RequestId, known: KnownStructure): void {
+    const call = this.#calls.get(Number(id));
+    if (call !== undefined) call.known = known;
   }
 
   /** True while the reader may read one more message. */
@@ -203,8 +216,7 @@ export class MessageChannel implements Transport {
 
   /** Writes a message that answers no dispatched request (a refusal, an over-size line's answer). */
   reply(message: JSONRPCMessage): void {
-    const serialized = JSON.stringify(message);
-    this.#write(message, serialized, undefined).catch((error: unknown) => this.#failedWrite(error));
+    this.#write(message, serializeMessage(message), undefined).catch((error: unknown) => this.#failedWrite(error));
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -222,8 +234,8 @@ export class MessageChannel implements Transport {
       this.#awaitingClient.add(message.id);
       this.#wake();
     }
-    const serialized = JSON.stringify(message);
-    if (Buffer.byteLength(serialized, 'utf8') + 1 > this.limits.maxReplyBytes) {
+    const serialized = serializeMessage(message);
+    if (serialized.bytes > this.limits.maxReplyBytes) {
       throw new Error(`A ${'method' in message ? message.method : ''} message would be larger than ${this.limits.maxReplyBytes} bytes.`);
     }
     await this.#write(message, serialized, outgoing);
@@ -239,8 +251,8 @@ export class MessageChannel implements Transport {
     const key = idKey(call.externalId);
     if (this.#internalIds.get(key) === id) this.#internalIds.delete(key);
     let external = { ...message, id: call.externalId } as JSONRPCMessage;
-    let serialized = JSON.stringify(external);
-    const replyBytes = Buffer.byteLength(serialized, 'utf8') + 1;
+    let serialized = serializeReply(external, call.known);
+    const replyBytes = serialized.bytes;
     if (replyBytes > this.limits.maxReplyBytes) {
       // Never sent: a client would refuse the message and end the whole session with it.
       this.#options.log?.(`replaced a ${call.method} reply of ${replyBytes} bytes (more than ${this.limits.maxReplyBytes})`);
@@ -254,7 +266,7 @@ export class MessageChannel implements Transport {
             )
           : { jsonrpc: '2.0', id: call.externalId, result }
       ) as JSONRPCMessage;
-      serialized = JSON.stringify(external);
+      serialized = serializeMessage(external);
     }
     await this.#write(external, serialized, options);
   }
@@ -295,8 +307,8 @@ export class MessageChannel implements Transport {
     this.onmessage?.(message, request.extra);
   }
 
-  async #write(message: JSONRPCMessage, serialized: string, options: TransportSendOptions | undefined): Promise<void> {
-    const bytes = Buffer.byteLength(serialized, 'utf8') + 1;
+  async #write(message: JSONRPCMessage, serialized: SerializedMessage, options: TransportSendOptions | undefined): Promise<void> {
+    const { bytes } = serialized;
     this.#unwrittenBytes += bytes;
     try {
       await this.#options.sink(message, serialized, options);

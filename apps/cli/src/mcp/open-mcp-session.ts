@@ -38,7 +38,11 @@ export async function openMcpSession(options: McpSessionOptions): Promise<McpSes
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
   });
-  const server = createMcpServer(tools, process, VERSION, { log, signalOf: (id) => channel.signalOf(id) });
+  const server = createMcpServer(tools, process, VERSION, {
+    log,
+    signalOf: (id) => channel.signalOf(id),
+    noteResult: (id, known) => channel.noteResult(id, known),
+  });
   server.onerror = (error) => log(error.message);
   await server.connect(channel);
   return { channel, server };

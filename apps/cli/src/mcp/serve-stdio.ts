@@ -1,16 +1,19 @@
 import type { Readable, Writable } from 'node:stream';
 import type { MessageChannel, MessageSink } from './message-channel.js';
+import { lineOf } from './serialized-message.js';
 
 const NEWLINE = 0x0a;
 
 /**
  * A sink that writes newline-delimited JSON to a stream and settles when the stream has handed
  * the bytes on (its write callback), so a reader that never reads keeps them counted as unwritten.
+ * Each line is one buffer, which a pipe writes from without copying it again (a string would be
+ * copied whole into native memory first).
  */
 export function streamSink(output: Writable): MessageSink {
   return (_message, serialized) =>
     new Promise((resolve, reject) => {
-      output.write(`${serialized}\n`, (error) => (error ? reject(error) : resolve()));
+      output.write(lineOf(serialized), (error) => (error ? reject(error) : resolve()));
     });
 }
 

@@ -1,6 +1,7 @@
 import type { CallResult, ToolFailure } from '@libos/core';
-import { resultJson } from '@libos/tools';
+import { resultJson, resultJsonBytes } from '@libos/tools';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { KnownStructure } from './serialized-message.js';
 
 /** The failure object as every app prints it: `details` is always present (empty when the tool gave none). */
 export function failureJson(error: ToolFailure): { code: string; message: string; effect: string; details: unknown } {
@@ -17,6 +18,11 @@ export function toCallToolResult(outcome: CallResult): CallToolResult {
     return { structuredContent: outcome.result, content: [{ type: 'text', text: resultJson(outcome.result) }] };
   }
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: failureJson(outcome.error) }) }] };
+}
+
+/** A successful result with the JSON its text block carries and that text's size, both as measured when the call returned. */
+export function knownStructure(result: Record<string, unknown>): KnownStructure {
+  return { value: result, json: resultJson(result), bytes: resultJsonBytes(result) };
 }
 
 /** What a call that threw (a bug, never a tool failure) reports: the host state is unknown. */

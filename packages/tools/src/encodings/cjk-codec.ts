@@ -15,14 +15,17 @@ function writeLinear(output: Uint8Array, size: number, linear: number): void {
 }
 
 /**
- * A strict CJK codec over tables generated from Python. The tables are built on first use, so an
- * unused codec costs only its source strings.
+ * A strict CJK codec over tables generated from Python. The data and the tables are built on first
+ * use, so an unused codec costs only its source text: a process that never reads gbk never holds
+ * its 20,000 characters.
  */
-export function createCjkCodec(name: string, data: CjkTableData, scheme: CjkScheme): TextCodec {
+export function createCjkCodec(name: string, generated: () => CjkTableData, scheme: CjkScheme): TextCodec {
+  let data: CjkTableData | undefined;
   let decodeTables: CjkDecodeTables | undefined;
   let encodeTables: CjkEncodeTables | undefined;
-  const decoding = () => (decodeTables ??= buildDecodeTables(data));
-  const encoding = () => (encodeTables ??= buildEncodeTables(data, decoding()));
+  const source = () => (data ??= generated());
+  const decoding = () => (decodeTables ??= buildDecodeTables(source()));
+  const encoding = () => (encodeTables ??= buildEncodeTables(source(), decoding()));
 
   return {
     name,

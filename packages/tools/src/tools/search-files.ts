@@ -2,9 +2,7 @@ import { Buffer } from 'node:buffer';
 import { LibosError } from '@libos/core';
 import { z } from 'zod';
 import { resolveEncoding } from '../encodings/index.js';
-import { compileGlob } from '../search/compile-glob.js';
 import { findInText, type LineMatch } from '../search/find-in-text.js';
-import { createLineMatcher } from '../search/line-matcher.js';
 import { literalPrefilter } from '../search/literal-prefilter.js';
 import { passBy, walkSearchTree } from '../search/walk-search-tree.js';
 import { defineTool } from '../tool-definition.js';
@@ -63,6 +61,8 @@ export const searchFiles = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
     const codec = resolveEncoding(input.encoding);
+    // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first search, not by every start.
+    const [{ createLineMatcher }, { compileGlob }] = await Promise.all([import('../search/line-matcher.js'), import('../search/compile-glob.js')]);
     const matcher = createLineMatcher(input.query, { regex: input.regex, caseSensitive: input.case_sensitive });
     if (matcher === undefined) throw invalidPattern('query', 'is not a valid RE2 regular expression');
     const glob = input.glob === undefined ? undefined : compileGlob(input.glob);
