@@ -46,6 +46,26 @@ describe('mode bits of a replaced file', () => {
     expect((lstatSync(sandbox.at('run.sh')).mode & 0o7777).toString(8)).toBe('755');
   });
 
+  it('keeps modes the umask would take away, and tighter ones, exactly, whatever the umask', async () => {
+    const { sandbox, provider } = bed();
+    const umask = process.umask(0o077);
+    try {
+      for (const mode of [0o666, 0o777, 0o1777, 0o644, 0o600, 0o444, 0o000]) {
+        writeFileSync(sandbox.at('kept'), 'old');
+        chmodSync(sandbox.at('kept'), mode);
+        await provider.writeFile(p('kept'), bytes(`new ${mode}`), { overwrite: true });
+        expect((lstatSync(sandbox.at('kept')).mode & 0o7777).toString(8), mode.toString(8)).toBe(mode.toString(8));
+        // (A file without owner read is unreadable here unless the tests run as root.)
+        if (mode & 0o400) expect(readFileSync(sandbox.at('kept'), 'utf8')).toBe(`new ${mode}`);
+      }
+      // A new file gets the default, 0666 less the umask.
+      await provider.writeFile(p('fresh'), bytes('x'), { overwrite: false });
+      expect((lstatSync(sandbox.at('fresh')).mode & 0o7777).toString(8)).toBe('600');
+    } finally {
+      process.umask(umask);
+    }
+  });
+
   it('drops setuid and setgid: new bytes, and the file may now belong to another user, so the privilege is not carried over', async () => {
     const { sandbox, provider } = bed();
     for (const mode of [0o4755, 0o2755, 0o6711]) {
