@@ -104,6 +104,92 @@ describe('libos serve --http: approvals over the session stream', () => {
   });
 });
 
+/** Reads the JSON-RPC messages of a `text/event-stream` response one at a time. */
+function eventReader(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  return async function next(): Promise<Record<string, unknown>> {
+    for (;;) {
+      const end = buffered.indexOf('\n\n');
+      if (end >= 0) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const data = event
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('');
+        if (data !== '') return JSON.parse(data) as Record<string, unknown>;
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended; left: ${buffered}`);
+      buffered += decoder.decode(value, { stream: true });
+    }
+  };
+}
+
+describe('libos serve --http: an approval for a client that opens no GET stream', () => {
+  let server: ServeProcess;
+  beforeAll(async () => {
+    server = await startServe(['--root', root, '--config', config]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('asks on the call’s own response stream, and the accepted write lands', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const opened = await fetch(server.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '0' } },
+      }),
+    });
+    await opened.text();
+    const session = { ...headers, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    await (
+      await fetch(server.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    ).text();
+
+    const call = await fetch(server.url, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'write_text_file', arguments: { path: 'gated/raw.txt', content: 'asked on the stream' } },
+      }),
+    });
+    expect(call.headers.get('content-type')).toContain('text/event-stream');
+    const next = eventReader(call);
+    // Sent on the GET stream instead, the question would never arrive on this stream.
+    const question = await Promise.race([
+      next(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no question on the call’s stream within 20 s')), 20_000)),
+    ]);
+    expect(question).toMatchObject({ method: 'elicitation/create' });
+    expect(JSON.stringify(question.params)).toContain('gated/raw.txt');
+    const answered = await fetch(server.url, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: {} } }),
+    });
+    expect(answered.status).toBe(202);
+    const reply = await next();
+    expect(reply).toMatchObject({ id: 7, result: { structuredContent: { path: 'gated/raw.txt' } } });
+    expect((reply.result as { isError?: boolean }).isError ?? false).toBe(false);
+    expect(await readFile(join(root, 'gated/raw.txt'), 'utf8')).toBe('asked on the stream');
+    await fetch(server.url, { method: 'DELETE', headers: session });
+  }, 60_000);
+});
+
 describe('libos serve --http: SIGTERM', () => {
   it('answers a call already taken (its approval included) before it exits 0', async () => {
     const server = await startServe(['--root', root, '--config', config]);

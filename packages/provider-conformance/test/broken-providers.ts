@@ -1,43 +1,7 @@
 import { LibosError, pathSegments, providerErrors } from '@libos/core';
-import type { DirectoryEntry, FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import type { DirectoryEntry, WorkspacePath } from '@libos/core';
 import type { ProviderFactory } from '../src/index.js';
-import { memfsTestbed } from './memfs-testbed.js';
-import type { Volume } from './memfs-testbed.js';
-
-type Overrides = (inner: FileSystemProviderV1, volume: Volume, at: (path: string) => string) => Partial<FileSystemProviderV1>;
-
-/** A memfs provider with some methods replaced by ones that break one promise. */
-export function broken(overrides: Overrides): ProviderFactory {
-  return () => {
-    const { underTest, volume, at } = memfsTestbed();
-    const inner = underTest.provider;
-    return { ...underTest, provider: { ...inner, ...overrides(inner, volume, at) } };
-  };
-}
-
-// Falls back to raw volume calls, which follow links, whenever the real provider refuses with `code`.
-async function insteadOf<T>(code: 'symlink_refused' | 'hard_link_refused', action: () => Promise<T>, fallback: () => T): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (LibosError.is(error, code)) return fallback();
-    throw error;
-  }
-}
-
-const prefix = (bytes: Uint8Array, maxBytes: number) => ({ bytes: bytes.subarray(0, maxBytes), truncated: bytes.length > maxBytes });
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-const isLink = (volume: Volume, path: string): boolean => {
-  try {
-    return volume.lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-};
-
-function rewrap(error: unknown, change: (error: LibosError) => LibosError): never {
-  throw LibosError.is(error) ? change(error) : error;
-}
+import { broken, insteadOf, isLink, prefix, rewrap, turn } from './broken-provider.js';
 
 /** Each wrong provider, and case ids it must fail; `passes` lists ids it must still pass, where that shows precision. */
 export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFactory; fails: readonly string[]; passes?: readonly string[] }> = [

@@ -1,7 +1,7 @@
 import { LibosError, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import type { ProviderFactory } from '../src/index.js';
-import { broken } from './broken-providers.js';
+import { broken } from './broken-provider.js';
 
 /** Providers that mangle names, leave stray entries or misread a directory of links; with the ids they must fail. */
 export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: ProviderFactory; fails: readonly string[]; passes?: readonly string[] }> = [

@@ -1,9 +1,8 @@
 import { LibosError } from '@libos/core';
 import type { ProviderFactory } from '../src/index.js';
-import { broken } from './broken-providers.js';
+import { broken, turn } from './broken-provider.js';
 import type { Volume } from './memfs-testbed.js';
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const parentOf = (hostPath: string) => hostPath.slice(0, hostPath.lastIndexOf('/'));
 const isDirectory = (volume: Volume, hostPath: string): boolean => {
   try {

@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, lstatSync, rmdirSync } from 'node:fs';
 import { LibosError, baseName, pathSegments, providerErrors } from '@libos/core';
 import type { DeleteDirectoryOptions, WorkspacePath } from '@libos/core';
-import { deleteTree, findProtected } from './delete-tree.js';
+import { KeptListings, findProtected } from './delete-scan.js';
+import { deleteTree } from './delete-tree.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { stepped } from './operation-context.js';
 import type { OperationContext } from './operation-context.js';
@@ -10,7 +11,8 @@ import { openChildDirectory, walkParent } from './walk.js';
 /**
  * Deletes a directory held by an O_NOFOLLOW handle relative to its pinned parent. A mount point is
  * refused like a junction. Recursive: the whole tree is first scanned for `.git` aliases and mount
- * points, changing nothing if one is there, then deleted bottom-up by fd (delete-tree.ts).
+ * points, changing nothing if one is there (delete-scan.ts), then deleted bottom-up by fd
+ * (delete-tree.ts).
  */
 export async function deleteDirectory(
   context: OperationContext,
@@ -36,9 +38,10 @@ export async function deleteDirectory(
       const held = fstatSync(fd);
       const raw = Buffer.from(name).toString('latin1');
       if (options.recursive) {
-        await findProtected(context, fd, path);
+        const kept = new KeptListings();
+        await findProtected(context, fd, held, path, kept);
         stepped(context, directory.path, 'effect');
-        await deleteTree(context, { parentFd: directory.fd, raw, fd, dev: held.dev, ino: held.ino, path });
+        await deleteTree(context, { parentFd: directory.fd, raw, fd, dev: held.dev, ino: held.ino, path }, kept);
         return { deleted: true };
       }
       stepped(context, directory.path, 'effect');

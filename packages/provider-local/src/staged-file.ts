@@ -8,10 +8,15 @@ import { hostCode, mapNodeError } from './map-node-error.js';
 import { mountRefusal } from './mount-id.js';
 import type { OperationContext } from './operation-context.js';
 
+/** The mode bits `fchmod` can set, as `stat().mode` reports them. */
+const MODE_BITS = 0o7777;
+
 /**
- * A finished temporary file in the staging directory: written, given its mode and flushed. Its
- * name is reserved (no tool can reach it); `publish` still checks, on the name, that it holds the
- * very inode this call wrote, before that inode gets the target's name.
+ * A temporary file in the staging directory, written and being flushed. Its name is reserved (no
+ * tool can reach it); before that inode gets the target's name, its name is checked to still hold
+ * the very inode this call wrote. The flush runs in the thread pool while the caller readies the
+ * rename (`flushed` waits for it), and the fd is closed only once that flush is over, so its
+ * number can never be reused under it.
  */
 export class StagedFile {
   private constructor(
@@ -21,27 +26,45 @@ export class StagedFile {
     private readonly fd: number,
     private readonly status: Stats,
     private readonly size: number,
+    // Settles with the flush's error, or undefined: never rejects, so no failure goes unhandled.
+    private readonly flushing: Promise<unknown>,
   ) {}
 
   private published = false;
+  private durable = false;
+  private closed = false;
 
   /**
-   * Creates, writes and flushes a temporary holding `bytes`, with permission bits `mode`, or with a
-   * new file's default (0666 less the umask) when `mode` is null.
+   * Creates a temporary holding `bytes`, with permission bits `mode` (or a new file's default, 0666
+   * less the umask, when null), and starts flushing it to stable storage.
    */
-  static async write(context: OperationContext, bytes: Uint8Array, mode: number | null, path: WorkspacePath): Promise<StagedFile> {
+  static begin(context: OperationContext, bytes: Uint8Array, mode: number | null, path: WorkspacePath): StagedFile {
     context.staging.ready();
-    const { fd, stagingFd, name } = createTemporary(context, path, mode === null ? 0o666 : 0o600);
+    // Created with the wanted mode, so the umask is the only reason for a chmod: the staging
+    // directory is owner-only, so no mode of a temporary is ever within another user's reach.
+    const { fd, stagingFd, name } = createTemporary(context, path, mode ?? 0o666);
+    let status: Stats | undefined;
     try {
+      status = fstatSync(fd);
+      if (mode !== null && (status.mode & MODE_BITS) !== mode) fchmodSync(fd, mode);
       writeAll(fd, bytes);
-      if (mode !== null) fchmodSync(fd, mode);
-      await flush(fd);
-      return new StagedFile(context, stagingFd, name, fd, fstatSync(fd), bytes.length);
     } catch (error) {
-      removeIfSame(context.paths.named(stagingFd, name), fstatSync(fd));
+      if (status !== undefined) removeIfSame(context.paths.named(stagingFd, name), status);
       closeSync(fd);
       throw mapNodeError(error, path);
     }
+    const flushing = flush(fd).then(
+      () => undefined,
+      (error: unknown) => error ?? new Error('fsync failed'),
+    );
+    return new StagedFile(context, stagingFd, name, fd, status, bytes.length, flushing);
+  }
+
+  /** Waits until every byte and the mode are on stable storage; fails as the host failed the flush. */
+  async flushed(path: WorkspacePath): Promise<void> {
+    const error = await this.flushing;
+    if (error !== undefined) throw mapNodeError(error, path);
+    this.durable = true;
   }
 
   /**
@@ -84,19 +107,16 @@ export class StagedFile {
     return true;
   }
 
-  /** Removes the temporary if it is still there and still ours, and closes it. Idempotent. */
-  discard(): void {
+  /**
+   * Removes the temporary if it is still there and still ours, waits for its flush to end and closes
+   * it. Idempotent.
+   */
+  async discard(): Promise<void> {
     if (!this.published) removeIfSame(this.at(), this.status);
-    this.close();
-  }
-
-  /** Closes the written fd (the name is already gone or published). */
-  close(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // Already closed.
-    }
+    await this.flushing;
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 
   private at(): string {
@@ -104,22 +124,17 @@ export class StagedFile {
   }
 
   // The name must still hold the inode written, with one link and every byte: a swapped, linked,
-  // truncated or extended temporary is never published.
+  // truncated or extended temporary is never published. One lstat of the name says it all: when it
+  // names this inode, its link count and size are this inode's.
   private verify(path: WorkspacePath): void {
-    const written = fstatSync(this.fd);
+    if (!this.durable) throw new Error('StagedFile: published before its flush ended');
     let named: Stats | null = null;
     try {
       named = lstatSync(this.at());
     } catch {
       // Gone: refused below.
     }
-    const intact =
-      named?.isFile() &&
-      named.dev === this.status.dev &&
-      named.ino === this.status.ino &&
-      named.nlink === 1 &&
-      written.nlink === 1 &&
-      written.size === this.size;
+    const intact = named?.isFile() && named.dev === this.status.dev && named.ino === this.status.ino && named.nlink === 1 && named.size === this.size;
     if (!intact) {
       // Another process changed the staged copy before it was put in place.
       throw providerErrors.changedDuringOperation(path);
@@ -127,7 +142,6 @@ export class StagedFile {
   }
 }
 
-// The staging directory is owner-only, so even a 0666 temporary is out of every other user's reach.
 function createTemporary(context: OperationContext, path: WorkspacePath, mode: number): { fd: number; stagingFd: number; name: string } {
   for (let attempt = 0; ; attempt++) {
     const stagingFd = context.staging.fd(attempt > 0);

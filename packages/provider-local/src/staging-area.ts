@@ -28,6 +28,9 @@ export class StagingArea {
   readonly writerId = randomBytes(8).toString('hex');
   private held: number | undefined;
   private counter = 0;
+  // Random bytes for names, drawn 256 at a time: one call into the CSPRNG per 64 temporaries.
+  private entropy = Buffer.alloc(0);
+  private drawn = 0;
   private readonly registration: HostLock | null;
   private readonly sweeping: Promise<void>;
 
@@ -66,7 +69,12 @@ export class StagingArea {
 
   /** A fresh temporary name: this writer's id, then a sequence number and random bytes. */
   nextName(): string {
-    return `${this.writerId}.${(this.counter++).toString(36)}.${randomBytes(4).toString('hex')}`;
+    if (this.drawn + 4 > this.entropy.length) {
+      this.entropy = randomBytes(256);
+      this.drawn = 0;
+    }
+    const random = this.entropy.toString('hex', this.drawn, (this.drawn += 4));
+    return `${this.writerId}.${(this.counter++).toString(36)}.${random}`;
   }
 
   /** Waits for the start-up sweep, gives up the writer name and closes the handle; the provider is closing. */

@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
+import { currentCall } from './current-call.js';
 import type { KnownStructure } from './serialized-message.js';
 import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
@@ -54,7 +55,9 @@ export function createMcpServer(tools: readonly ToolSummary[], process: ToolProc
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
-      const outcome = await process.call(request.params.name, request.params.arguments ?? {}, { signal });
+      const outcome = await currentCall.run({ requestId: extra.requestId }, () =>
+        process.call(request.params.name, request.params.arguments ?? {}, { signal }),
+      );
       if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
       return toCallToolResult(outcome);
     } catch (error) {

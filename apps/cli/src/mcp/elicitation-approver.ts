@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest, Approver } from '@libos/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { currentCall } from './current-call.js';
 
 /** Ten minutes for a person to answer; the client's own call timeout usually ends it sooner. */
 const DEFAULT_TIMEOUT_MS = 600_000;
@@ -22,10 +23,16 @@ export function createElicitationApprover(getServer: () => Server | undefined, t
   return async (request, { signal }): Promise<ApprovalDecision> => {
     const server = getServer();
     if (server?.getClientCapabilities()?.elicitation?.form === undefined) return 'unavailable';
+    // Related to the call that asked: over HTTP the question goes on that call's response stream.
+    const call = currentCall.getStore();
     try {
       const answer = await server.elicitInput(
         { mode: 'form', message: approvalMessage(request), requestedSchema: { type: 'object', properties: {} } },
-        { timeout: timeoutMs, ...(signal === undefined ? {} : { signal }) },
+        {
+          timeout: timeoutMs,
+          ...(signal === undefined ? {} : { signal }),
+          ...(call === undefined ? {} : { relatedRequestId: call.requestId }),
+        },
       );
       if (answer.action === 'accept') return 'approve';
       return answer.action === 'decline' ? 'reject' : 'unavailable';

@@ -1,0 +1,128 @@
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
+import { DIRECTORY_HANDLE } from './host-flags.js';
+import { isProtectedName } from './is-protected-name.js';
+import { scanNames } from './list-directory.js';
+import type { ByteString } from './listed-names.js';
+import { shownName } from './listed-names.js';
+import { hostCode, mapNodeError } from './map-node-error.js';
+import { refuseOtherMount } from './mount-id.js';
+import type { OperationContext } from './operation-context.js';
+
+// A canonical path of at most PATH_MAX_BYTES (core's bound on every path the tools make) has at
+// most 2048 components, so every tree the tools can build is within reach; each level holds two fds.
+export const MAX_DEPTH = Math.ceil(PATH_MAX_BYTES / 2);
+// What the names a pre-scan keeps may cost, whatever the tree: at most this many names and this many
+// bytes of them (a name is one char per byte), a few MiB of heap in all.
+const KEPT_NAMES = 131_072;
+const KEPT_BYTES = 4 * 1024 * 1024;
+
+/** The identity of a directory: a listing kept for it is used only by a handle on the same inode. */
+export interface DirectoryIdentity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** The names the pre-scan read in one directory: its non-directories and its directories. */
+export interface KeptListing {
+  readonly files: ByteString[];
+  readonly directories: ByteString[];
+}
+
+/**
+ * The listings the pre-scan read, kept (within a fixed bound) so that the delete's first pass over a
+ * directory need not read it again. A listing only saves a read: the delete still removes a
+ * directory only once rmdir finds it empty, and a directory that is not gets read for real.
+ */
+export class KeptListings {
+  readonly #listings = new Map<string, KeptListing>();
+  #names = KEPT_NAMES;
+  #bytes = KEPT_BYTES;
+
+  /** Takes up room for one more name; false (keeping nothing) once the bound is reached. */
+  reserve(raw: ByteString): boolean {
+    if (this.#names === 0 || this.#bytes < raw.length) return false;
+    this.#names--;
+    this.#bytes -= raw.length;
+    return true;
+  }
+
+  /** Gives back the room of names that end up not kept. */
+  release(names: readonly ByteString[]): void {
+    this.#names += names.length;
+    for (const raw of names) this.#bytes += raw.length;
+  }
+
+  keep(identity: DirectoryIdentity, listing: KeptListing): void {
+    this.#listings.set(key(identity), listing);
+  }
+
+  /** The listing kept for this directory, once: a second pass reads the directory itself. */
+  take(identity: DirectoryIdentity): KeptListing | undefined {
+    const listing = this.#listings.get(key(identity));
+    this.#listings.delete(key(identity));
+    return listing;
+  }
+}
+
+function key({ dev, ino }: DirectoryIdentity): string {
+  return `${dev}:${ino}`;
+}
+
+/**
+ * Refuses, before anything is deleted, a tree holding a `.git` alias or a mount point (told by its
+ * mount id, bind mounts of the same filesystem included) at any depth, keeping into `kept` the names
+ * it read while there is room. Directories are entered by handles opened with O_NOFOLLOW relative to
+ * their parent.
+ */
+export async function findProtected(
+  context: OperationContext,
+  fd: number,
+  identity: DirectoryIdentity,
+  path: WorkspacePath,
+  kept: KeptListings,
+  depth = 0,
+): Promise<void> {
+  if (depth > MAX_DEPTH) throw providerErrors.tooDeep(path, MAX_DEPTH);
+  const files: ByteString[] = [];
+  const directories: ByteString[] = [];
+  let keeping = true;
+  await scanNames(context, fd, path, (raw, isDirectory) => {
+    if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(path, childPath(path, shownName(raw)));
+    // Directory names are needed below anyway; a directory too big to keep whole is not kept at all.
+    if (keeping && !kept.reserve(raw)) {
+      keeping = false;
+      kept.release(files);
+      kept.release(directories);
+      files.length = 0;
+    }
+    if (isDirectory) directories.push(raw);
+    else if (keeping) files.push(raw);
+  });
+  if (keeping) kept.keep(identity, { files, directories });
+  for (const raw of directories) {
+    const childPathName = childPath(path, shownName(raw));
+    checkSignal(context.signal, path);
+    const child = openChildOrNull(context, fd, raw, childPathName);
+    if (child === null) continue;
+    try {
+      refuseOtherMount(context, child, childPathName, 'none');
+      const { dev, ino } = fstatSync(child);
+      await findProtected(context, child, { dev, ino }, childPathName, kept, depth + 1);
+    } finally {
+      closeSync(child);
+    }
+  }
+}
+
+// Gone, or no longer a directory, since the scan: nothing of it to refuse.
+function openChildOrNull(context: OperationContext, parentFd: number, raw: ByteString, path: WorkspacePath): number | null {
+  try {
+    return openSync(context.paths.child(parentFd, raw), DIRECTORY_HANDLE);
+  } catch (error) {
+    const code = hostCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
+    throw mapNodeError(error, path);
+  }
+}
