@@ -113,7 +113,7 @@ function sameProperties(copy: unknown, original: object): boolean {
 
 /** `[{type: "text", text}]` with exactly those members, its text the known JSON. */
 function isOwnTextBlock(content: unknown, text: string): boolean {
-  if (!Array.isArray(content) || content.length !== 1) return false;
+  if (!Array.isArray(content) || content.length !== 1 || Object.hasOwn(content, 'toJSON')) return false;
   const block: unknown = content[0];
   if (!isPlainRecord(block)) return false;
   const keys = Object.keys(block);
