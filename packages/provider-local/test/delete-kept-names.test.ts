@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { OUTSIDE_CONTENT, createLocalTestbed, createSandbox, trackTestbeds } fro
 // first pass, and with `borrowWorkingDirectory` unlinks them inside the directory itself. What a user
 // would notice if either went wrong: a name added or changed after the pre-scan left behind or
 // followed, the host's own files (named like the tree's) deleted, the host's working directory seen
-// moved while the delete yields, or a cancelled delete not stopping.
+// moved while the delete yields, a mount point that appears meanwhile entered, or a cancelled delete
+// not stopping. The mount test needs root (skipped elsewhere).
 
 const p = (text: string): WorkspacePath => resolveWorkspacePath(ROOT_PATH, text);
 const track = trackTestbeds();
@@ -26,6 +28,23 @@ function makeFiles(directory: string, count: number): void {
   mkdirSync(directory, { recursive: true });
   for (let index = 0; index < count; index++) closeSync(openSync(join(directory, `f${index}.txt`), 'wx'));
 }
+
+function canMount(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = createSandbox();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', probe.root], { stdio: 'ignore' });
+    execFileSync('umount', [probe.root], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.remove();
+  }
+}
+
+const mountable = canMount();
+const mounted: string[] = [];
 
 const atEffect = (step: ResolveStep): boolean => step.operation === 'deleteDirectory' && step.stage === 'effect';
 
@@ -44,6 +63,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // Unmounted before any sandbox is removed, so nothing behind a mount is ever deleted by cleanup.
+  for (const target of mounted.splice(0).reverse()) execFileSync('umount', ['-l', target], { stdio: 'ignore' });
   process.chdir(startedIn);
   removeHome();
 });
@@ -119,6 +140,21 @@ describe.each([false, true])('a recursive delete (borrowWorkingDirectory: %s)', 
     const left = readdirSync(sandbox.at('t')).length;
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThan(MANY);
+    expectHomeIntact();
+  });
+
+  it.skipIf(!mountable)('refuses a mount point that appears after the pre-scan (effect unknown), leaving what is behind it', async () => {
+    const { sandbox, provider } = bedWith(borrow, (step) => {
+      if (!atEffect(step)) return;
+      const target = sandbox.at('t/c/m');
+      execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', target], { stdio: 'ignore' });
+      mounted.push(target);
+      writeFileSync(join(target, 'behind.txt'), 'BEHIND');
+    });
+    makeFiles(sandbox.at('t/c/m'), 2);
+    makeFiles(sandbox.at('t/c'), 2);
+    await expectFailure(provider.deleteDirectory(p('t'), { recursive: true, missingOk: false }), 'symlink_refused', 'unknown');
+    expect(readFileSync(sandbox.at('t/c/m/behind.txt'), 'utf8')).toBe('BEHIND');
     expectHomeIntact();
   });
 });
