@@ -7,8 +7,11 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CallTable } from './call-table.js';
 import { DEFAULT_CHANNEL_LIMITS, type ChannelLimits } from './channel-limits.js';
-import { classifyMessage, errorAnswer, JSON_RPC, type ExternalId } from './classify-message.js';
+import { classifyMessage, errorAnswer, JSON_RPC } from './classify-message.js';
+import { type Parked, ParkedRequests } from './parked-requests.js';
+import { oversizeReply, type OversizeResult } from './oversize-reply.js';
 import { serializeMessage, serializeReply, type KnownStructure, type SerializedMessage } from './serialized-message.js';
 
 /**
@@ -18,38 +21,15 @@ import { serializeMessage, serializeReply, type KnownStructure, type SerializedM
  */
 export type MessageSink = (message: JSONRPCMessage, serialized: SerializedMessage, options?: TransportSendOptions) => Promise<void>;
 
-/** What a request looked like, for the hooks that answer or replace its reply. */
-export interface CallInfo {
-  readonly method: string;
-  /** `params.name` of a `tools/call`, when it is a string. */
-  readonly tool: string | undefined;
-}
-
 export interface MessageChannelOptions {
   readonly sink: MessageSink;
   readonly limits?: Partial<ChannelLimits>;
   /** Answers a request before the SDK sees it (return undefined to let the SDK handle it). */
   readonly preempt?: (request: { readonly method: string; readonly params: unknown }) => Promise<unknown> | undefined;
   /** The result that replaces a reply over `maxReplyBytes` (undefined: a JSON-RPC error). */
-  readonly oversizeResult?: (call: CallInfo, replyBytes: number, maxReplyBytes: number) => Record<string, unknown> | undefined;
+  readonly oversizeResult?: OversizeResult;
   readonly log?: (line: string) => void;
   readonly sessionId?: string;
-}
-
-interface Call extends CallInfo {
-  readonly externalId: ExternalId;
-  /** Aborted by the client's `notifications/cancelled`; the call is still answered. */
-  readonly controller: AbortController;
-  /** The result's structuredContent with its JSON, when the handler told (`noteResult`). */
-  known?: KnownStructure;
-}
-
-interface Parked {
-  readonly id: ExternalId;
-  readonly method: string;
-  readonly body: Readonly<Record<string, unknown>>;
-  readonly bytes: number;
-  readonly extra: MessageExtraInfo | undefined;
 }
 
 /**
@@ -68,14 +48,10 @@ export class MessageChannel implements Transport {
   readonly limits: ChannelLimits;
 
   readonly #options: MessageChannelOptions;
-  readonly #calls = new Map<number, Call>();
-  /** The latest internal id of each client id in flight, for `notifications/cancelled`. */
-  readonly #internalIds = new Map<string, number>();
+  readonly #calls = new CallTable();
   /** Ids of the server's own requests (elicitation) the client has not answered yet. */
   readonly #awaitingClient = new Set<RequestId>();
-  readonly #parked: Parked[] = [];
-  #parkedBytes = 0;
-  #nextId = 1;
+  readonly #parked = new ParkedRequests();
   #unwrittenBytes = 0;
   #ended = false;
   #closed = false;
@@ -109,7 +85,7 @@ export class MessageChannel implements Transport {
    * stops where it waits and is still answered, and no call slot is ever lost.
    */
   signalOf(id: RequestId): AbortSignal | undefined {
-    return this.#calls.get(Number(id))?.controller.signal;
+    return this.#calls.get(id)?.controller.signal;
   }
 
   /**
@@ -118,7 +94,7 @@ export class MessageChannel implements Transport {
    * again (a 10,000-entry listing is the largest part of its reply).
    */
   noteResult(id: RequestId, known: KnownStructure): void {
-    const call = this.#calls.get(Number(id));
+    const call = this.#calls.get(id);
     if (call !== undefined) call.known = known;
   }
 
@@ -127,7 +103,7 @@ export class MessageChannel implements Transport {
     if (this.#closed || this.#ended) return false;
     if (this.#canDispatch() && this.#parked.length === 0) return true;
     // The client's answer to an approval may sit behind requests: read on, holding them, this far.
-    return this.#awaitingClient.size > 0 && this.#parked.length < this.limits.maxParkedRequests && this.#parkedBytes < this.limits.maxParkedBytes;
+    return this.#awaitingClient.size > 0 && this.#parked.length < this.limits.maxParkedRequests && this.#parked.bytes < this.limits.maxParkedBytes;
   }
 
   /** Resolves when the reader may read one more message (back-pressure: until then, do not read). */
@@ -192,10 +168,7 @@ export class MessageChannel implements Transport {
       case 'request': {
         const parked: Parked = { id: incoming.id, method: incoming.method, body: incoming.body, bytes, extra };
         if (this.#canDispatch() && this.#parked.length === 0) this.#dispatch(parked);
-        else {
-          this.#parked.push(parked);
-          this.#parkedBytes += bytes;
-        }
+        else this.#parked.push(parked);
         return;
       }
     }
@@ -223,7 +196,7 @@ export class MessageChannel implements Transport {
     if (this.#closed) throw new Error('The session is closed.');
     // A transport that routes by request (HTTP streams) knows the client's ids, not the channel's.
     const { relatedRequestId: internalRelated, ...rest } = options ?? {};
-    const related = internalRelated === undefined ? undefined : this.#calls.get(Number(internalRelated))?.externalId;
+    const related = internalRelated === undefined ? undefined : this.#calls.get(internalRelated)?.externalId;
     const outgoing: TransportSendOptions = related === undefined || related === null ? rest : { ...rest, relatedRequestId: related };
     if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) {
       await this.#sendReply(message.id, message, outgoing);
@@ -242,30 +215,17 @@ export class MessageChannel implements Transport {
   }
 
   async #sendReply(id: RequestId, message: JSONRPCMessage, options: TransportSendOptions): Promise<void> {
-    const call = typeof id === 'number' ? this.#calls.get(id) : undefined;
+    const call = this.#calls.take(id);
     if (call === undefined) {
       this.#options.log?.('dropped a reply to no request of this session');
       return;
     }
-    this.#calls.delete(id as number);
-    const key = idKey(call.externalId);
-    if (this.#internalIds.get(key) === id) this.#internalIds.delete(key);
     let external = { ...message, id: call.externalId } as JSONRPCMessage;
     let serialized = serializeReply(external, call.known);
     const replyBytes = serialized.bytes;
     if (replyBytes > this.limits.maxReplyBytes) {
-      // Never sent: a client would refuse the message and end the whole session with it.
       this.#options.log?.(`replaced a ${call.method} reply of ${replyBytes} bytes (more than ${this.limits.maxReplyBytes})`);
-      const result = this.#options.oversizeResult?.(call, replyBytes, this.limits.maxReplyBytes);
-      external = (
-        result === undefined
-          ? errorAnswer(
-              call.externalId,
-              JSON_RPC.internalError,
-              `The reply would be ${replyBytes} bytes, more than the ${this.limits.maxReplyBytes} this server sends.`,
-            )
-          : { jsonrpc: '2.0', id: call.externalId, result }
-      ) as JSONRPCMessage;
+      external = oversizeReply(call, replyBytes, this.limits.maxReplyBytes, this.#options.oversizeResult);
       serialized = serializeMessage(external);
     }
     await this.#write(external, serialized, options);
@@ -273,21 +233,17 @@ export class MessageChannel implements Transport {
 
   #deliverNotification(message: JSONRPCNotification, extra: MessageExtraInfo | undefined): void {
     if (message.method === 'notifications/cancelled') {
-      const requestId = message.params?.requestId;
-      const internal = isIdLike(requestId) ? this.#internalIds.get(idKey(requestId)) : undefined;
       // A request still held back is not cancelled: it runs and is answered like any other.
-      if (internal !== undefined) this.#calls.get(internal)?.controller.abort(message.params?.reason);
+      this.#calls.cancel(message.params?.requestId, message.params?.reason);
       return;
     }
     this.onmessage?.(message, extra);
   }
 
   #dispatch(request: Parked): void {
-    const internalId = this.#nextId++;
     const params = request.body.params as Record<string, unknown> | undefined;
     const tool = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
-    this.#calls.set(internalId, { externalId: request.id, method: request.method, tool, controller: new AbortController() });
-    this.#internalIds.set(idKey(request.id), internalId);
+    const internalId = this.#calls.open(request.id, { method: request.method, tool });
     const message = { ...request.body, id: internalId };
     if (!isJSONRPCRequest(message)) {
       const refusal = errorAnswer(internalId, JSON_RPC.invalidRequest, 'Invalid Request: the message is not a JSON-RPC request.');
@@ -329,9 +285,7 @@ export class MessageChannel implements Transport {
   /** Re-checks every bound after a change: dispatches held requests, then wakes readers and drainers. */
   #wake(): void {
     while (!this.#closed && this.#parked.length > 0 && this.#canDispatch()) {
-      const next = this.#parked.shift()!;
-      this.#parkedBytes -= next.bytes;
-      this.#dispatch(next);
+      this.#dispatch(this.#parked.shift()!);
     }
     if (this.readable || this.#closed) for (const resolve of this.#waiters.splice(0)) resolve();
     if (this.#isDrained() || this.#closed) for (const resolve of this.#drainWaiters.splice(0)) resolve();
@@ -340,13 +294,4 @@ export class MessageChannel implements Transport {
   #failedWrite(error: unknown): void {
     this.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
-}
-
-function isIdLike(value: unknown): value is ExternalId {
-  return typeof value === 'string' || typeof value === 'number' || value === null;
-}
-
-/** Map key of a client id: 7 and "7" are different ids. */
-function idKey(id: ExternalId): string {
-  return typeof id === 'string' ? `s${id}` : `n${String(id)}`;
 }

@@ -1,5 +1,5 @@
 import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
-import type { CallInfo } from './message-channel.js';
+import type { CallInfo } from './call-table.js';
 import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
 /**
