@@ -44,8 +44,8 @@ try {
   }
   if (runs('delete')) {
     stage('recursive delete');
-    rows.push(...(await benchDelete(root, 10_000, 3)));
-    rows.push(...(await benchDelete(root, 50_000, 2)));
+    rows.push(...(await benchDelete(root, 10_000, 7 * scale)));
+    rows.push(...(await benchDelete(root, 50_000, 3 * scale)));
   }
 } finally {
   rmSync(root, { recursive: true, force: true });
