@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { PATH_MAX_BYTES, checkSignal, childPath, providerErrors } from '@libos/core';
+import { PATH_MAX_BYTES, SmallestItems, checkSignal, childPath, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { isProtectedName } from './is-protected-name.js';
@@ -17,6 +17,16 @@ export const MAX_DEPTH = Math.ceil(PATH_MAX_BYTES / 2);
 // bytes of them (a name is one char per byte), a few MiB of heap in all.
 const KEPT_NAMES = 131_072;
 const KEPT_BYTES = 4 * 1024 * 1024;
+/**
+ * The most subdirectory names of one directory held at once, by the pre-scan and by each pass of the
+ * delete: a directory with more is taken in batches, so memory stays bounded whatever it holds.
+ */
+export const DIRECTORIES_PER_BATCH = 65_536;
+
+/** The batch of subdirectory names a recursive delete holds (a testing hook may make it smaller). */
+export function directoriesPerBatch(context: OperationContext): number {
+  return context.hooks.directoriesPerBatch ?? DIRECTORIES_PER_BATCH;
+}
 
 /** The identity of a directory: a listing kept for it is used only by a handle on the same inode. */
 export interface DirectoryIdentity {
@@ -86,21 +96,45 @@ export async function findProtected(
 ): Promise<void> {
   if (depth > MAX_DEPTH) throw providerErrors.tooDeep(path, MAX_DEPTH);
   const files: ByteString[] = [];
-  const directories: ByteString[] = [];
+  let batch = new SmallestItems<ByteString>(directoriesPerBatch(context), compareBytes);
   let keeping = true;
   await scanNames(context, fd, path, (raw, isDirectory) => {
     if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(path, childPath(path, shownName(raw)));
-    // Directory names are needed below anyway; a directory too big to keep whole is not kept at all.
-    if (keeping && !kept.reserve(raw)) {
+    if (isDirectory) batch.offer(raw);
+    // A directory too big to keep whole (too many names, or more subdirectories than a batch) is not kept at all.
+    if (keeping && (batch.overflowed || !kept.reserve(raw))) {
       keeping = false;
       kept.release(files);
-      kept.release(directories);
       files.length = 0;
-    }
-    if (isDirectory) directories.push(raw);
-    else if (keeping) files.push(raw);
+    } else if (keeping) files.push(raw);
   });
-  if (keeping) kept.keep(identity, { files, directories });
+  let directories = batch.sorted();
+  // While kept, `files` holds every name reserved, the directories' too; only those are kept as files.
+  if (keeping) kept.keep(identity, { files: files.filter((raw) => !isIn(directories, raw)), directories });
+  for (;;) {
+    await scanDirectories(context, fd, path, directories, kept, depth);
+    if (!batch.overflowed) return;
+    // The next batch: the smallest names after this one's last, read again (checked again too).
+    const after = directories[directories.length - 1]!;
+    batch = new SmallestItems<ByteString>(directoriesPerBatch(context), compareBytes);
+    const next = batch;
+    await scanNames(context, fd, path, (raw, isDirectory) => {
+      if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(path, childPath(path, shownName(raw)));
+      if (isDirectory && raw > after) next.offer(raw);
+    });
+    directories = batch.sorted();
+    if (directories.length === 0) return;
+  }
+}
+
+async function scanDirectories(
+  context: OperationContext,
+  fd: number,
+  path: WorkspacePath,
+  directories: readonly ByteString[],
+  kept: KeptListings,
+  depth: number,
+): Promise<void> {
   for (const raw of directories) {
     const childPathName = childPath(path, shownName(raw));
     checkSignal(context.signal, path);
@@ -125,4 +159,23 @@ function openChildOrNull(context: OperationContext, parentFd: number, raw: ByteS
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return null;
     throw mapNodeError(error, path);
   }
+}
+
+// Byte strings order by their bytes: one char per byte.
+function compareBytes(left: ByteString, right: ByteString): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+// Whether the sorted `names` hold `raw` (a binary search: a kept directory holds at most a batch).
+function isIn(names: readonly ByteString[], raw: ByteString): boolean {
+  let low = 0;
+  let high = names.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const name = names[middle]!;
+    if (name === raw) return true;
+    if (name < raw) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }

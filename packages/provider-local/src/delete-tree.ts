@@ -2,7 +2,7 @@ import { closeSync, fstatSync, lstatSync, opendirSync, openSync, rmdirSync, unli
 import type { Dir } from 'node:fs';
 import { checkSignal, childPath, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
-import { MAX_DEPTH } from './delete-scan.js';
+import { MAX_DEPTH, directoriesPerBatch } from './delete-scan.js';
 import type { KeptListing, KeptListings } from './delete-scan.js';
 import type { NameIn } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
@@ -17,6 +17,8 @@ import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
 // A directory still not empty after this many sweeps is being refilled by someone else.
 const MAX_SWEEPS = 4;
+// Passes of a full batch of subdirectories each: a directory of up to 67 million of them is deleted whole.
+const MAX_BATCHES = 1024;
 
 /** A directory held for deletion: its handle, its identity, and the name that holds it. */
 export interface HeldTree {
@@ -43,9 +45,13 @@ export async function deleteTree(context: OperationContext, tree: HeldTree, kept
     await deleteDirectories(context, tree, kept, depth, await unlinkKept(context, tree, listing));
     if (removeEmptied(context, tree)) return;
   }
-  for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-    await deleteDirectories(context, tree, kept, depth, await unlinkListed(context, tree));
+  for (let sweep = 0, batches = 0; sweep < MAX_SWEEPS; ) {
+    const directories = await unlinkListed(context, tree);
+    await deleteDirectories(context, tree, kept, depth, directories);
+    // A full batch of subdirectories means more may be left: the next pass takes them, uncounted.
+    if (directories.length >= directoriesPerBatch(context) && ++batches <= MAX_BATCHES) continue;
     if (removeEmptied(context, tree)) return;
+    sweep++;
   }
   throw providerErrors.changedDuringOperation(tree.path, { effect: 'unknown' });
 }
@@ -112,7 +118,8 @@ async function unlinkListed(context: OperationContext, tree: HeldTree): Promise<
     throw mapNodeError(error, tree.path, 'unknown');
   }
   try {
-    while (context.paths.within(tree.fd, (nameIn) => unlinkSlice(handle, nameIn, tree, directories))) {
+    const batch = directoriesPerBatch(context);
+    while (context.paths.within(tree.fd, (nameIn) => unlinkSlice(handle, nameIn, tree, directories, batch))) {
       await yieldNow();
       checkSignal(context.signal, tree.path, 'unknown');
     }
@@ -125,13 +132,14 @@ async function unlinkListed(context: OperationContext, tree: HeldTree): Promise<
 }
 
 // True when the slice ended before the listing did.
-function unlinkSlice(handle: Dir, nameIn: NameIn, tree: HeldTree, directories: ByteString[]): boolean {
+function unlinkSlice(handle: Dir, nameIn: NameIn, tree: HeldTree, directories: ByteString[], batch: number): boolean {
   for (let seen = 0; seen < ENTRIES_PER_SLICE; seen++) {
     const entry = handle.readSync();
     if (entry === null) return false;
     const raw = entry.name;
     if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(tree.path, childPath(tree.path, shownName(raw)), { effect: 'unknown' });
-    if (entry.isDirectory() || !unlinkEntry(nameIn, raw, tree.path)) directories.push(raw);
+    // Past a batch, a subdirectory is left for the next pass: one pass never holds more names.
+    if ((entry.isDirectory() || !unlinkEntry(nameIn, raw, tree.path)) && directories.length < batch) directories.push(raw);
   }
   return true;
 }

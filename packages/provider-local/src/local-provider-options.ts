@@ -36,4 +36,6 @@ export interface LocalProviderTestingHooks {
   readonly afterResolveStep?: (step: ResolveStep) => void;
   /** Stands in for `/proc/self/fd`; anything but a real procfs makes creation fail. */
   readonly procFdDirectory?: string;
+  /** How many subdirectory names a recursive delete holds per directory at once (default 65,536). */
+  readonly directoriesPerBatch?: number;
 }
