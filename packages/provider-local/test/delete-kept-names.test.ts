@@ -95,7 +95,7 @@ describe.each([false, true])('a recursive delete (borrowWorkingDirectory: %s)', 
     expect(existsSync(sandbox.at('t'))).toBe(false);
     expect([...seen]).toEqual([home]);
     expectHomeIntact();
-  });
+  }, 120_000);
 
   it('deletes names added after the pre-scan, which its kept names cannot hold', async () => {
     const { sandbox, provider } = bedWith(borrow, (step) => {
@@ -108,7 +108,7 @@ describe.each([false, true])('a recursive delete (borrowWorkingDirectory: %s)', 
     expect(await provider.deleteDirectory(p('t'), { recursive: true, missingOk: false })).toEqual({ deleted: true });
     expect(existsSync(sandbox.at('t'))).toBe(false);
     expectHomeIntact();
-  });
+  }, 120_000);
 
   it('deletes a kept file name that became a directory, and a kept directory name that became a file', async () => {
     const { sandbox, provider } = bedWith(borrow, (step) => {
@@ -124,7 +124,7 @@ describe.each([false, true])('a recursive delete (borrowWorkingDirectory: %s)', 
     expect(existsSync(sandbox.at('t'))).toBe(false);
     expect(readFileSync(join(sandbox.outside, 'secret.txt'), 'utf8')).toBe(OUTSIDE_CONTENT);
     expectHomeIntact();
-  });
+  }, 120_000);
 
   it('stops between two slices when cancelled, says effect unknown, and leaves the rest', async () => {
     const controller = new AbortController();
@@ -141,20 +141,24 @@ describe.each([false, true])('a recursive delete (borrowWorkingDirectory: %s)', 
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThan(MANY);
     expectHomeIntact();
-  });
+  }, 120_000);
 
-  it.skipIf(!mountable)('refuses a mount point that appears after the pre-scan (effect unknown), leaving what is behind it', async () => {
-    const { sandbox, provider } = bedWith(borrow, (step) => {
-      if (!atEffect(step)) return;
-      const target = sandbox.at('t/c/m');
-      execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', target], { stdio: 'ignore' });
-      mounted.push(target);
-      writeFileSync(join(target, 'behind.txt'), 'BEHIND');
-    });
-    makeFiles(sandbox.at('t/c/m'), 2);
-    makeFiles(sandbox.at('t/c'), 2);
-    await expectFailure(provider.deleteDirectory(p('t'), { recursive: true, missingOk: false }), 'symlink_refused', 'unknown');
-    expect(readFileSync(sandbox.at('t/c/m/behind.txt'), 'utf8')).toBe('BEHIND');
-    expectHomeIntact();
-  });
+  it.skipIf(!mountable)(
+    'refuses a mount point that appears after the pre-scan (effect unknown), leaving what is behind it',
+    async () => {
+      const { sandbox, provider } = bedWith(borrow, (step) => {
+        if (!atEffect(step)) return;
+        const target = sandbox.at('t/c/m');
+        execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', target], { stdio: 'ignore' });
+        mounted.push(target);
+        writeFileSync(join(target, 'behind.txt'), 'BEHIND');
+      });
+      makeFiles(sandbox.at('t/c/m'), 2);
+      makeFiles(sandbox.at('t/c'), 2);
+      await expectFailure(provider.deleteDirectory(p('t'), { recursive: true, missingOk: false }), 'symlink_refused', 'unknown');
+      expect(readFileSync(sandbox.at('t/c/m/behind.txt'), 'utf8')).toBe('BEHIND');
+      expectHomeIntact();
+    },
+    120_000,
+  );
 });
