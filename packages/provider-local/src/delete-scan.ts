@@ -96,21 +96,27 @@ export async function findProtected(
 ): Promise<void> {
   if (depth > MAX_DEPTH) throw providerErrors.tooDeep(path, MAX_DEPTH);
   const files: ByteString[] = [];
+  // The directory names reserved while keeping: all of them while the batch has not overflowed.
+  const reservedDirectories: ByteString[] = [];
   let batch = new SmallestItems<ByteString>(directoriesPerBatch(context), compareBytes);
   let keeping = true;
   await scanNames(context, fd, path, (raw, isDirectory) => {
-    if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(path, childPath(path, shownName(raw)));
+    refuseProtected(path, raw);
     if (isDirectory) batch.offer(raw);
+    if (!keeping) return;
     // A directory too big to keep whole (too many names, or more subdirectories than a batch) is not kept at all.
-    if (keeping && (batch.overflowed || !kept.reserve(raw))) {
+    if (batch.overflowed || !kept.reserve(raw)) {
       keeping = false;
       kept.release(files);
+      kept.release(reservedDirectories);
       files.length = 0;
-    } else if (keeping) files.push(raw);
+      reservedDirectories.length = 0;
+      return;
+    }
+    (isDirectory ? reservedDirectories : files).push(raw);
   });
   let directories = batch.sorted();
-  // While kept, `files` holds every name reserved, the directories' too; only those are kept as files.
-  if (keeping) kept.keep(identity, { files: files.filter((raw) => !isIn(directories, raw)), directories });
+  if (keeping) kept.keep(identity, { files, directories });
   for (;;) {
     await scanDirectories(context, fd, path, directories, kept, depth);
     if (!batch.overflowed) return;
@@ -119,7 +125,7 @@ export async function findProtected(
     batch = new SmallestItems<ByteString>(directoriesPerBatch(context), compareBytes);
     const next = batch;
     await scanNames(context, fd, path, (raw, isDirectory) => {
-      if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(path, childPath(path, shownName(raw)));
+      refuseProtected(path, raw);
       if (isDirectory && raw > after) next.offer(raw);
     });
     directories = batch.sorted();
@@ -166,16 +172,7 @@ function compareBytes(left: ByteString, right: ByteString): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-// Whether the sorted `names` hold `raw` (a binary search: a kept directory holds at most a batch).
-function isIn(names: readonly ByteString[], raw: ByteString): boolean {
-  let low = 0;
-  let high = names.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const name = names[middle]!;
-    if (name === raw) return true;
-    if (name < raw) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
+// A `.git` alias anywhere in the tree refuses the whole delete before anything changes.
+function refuseProtected(path: WorkspacePath, raw: ByteString): void {
+  if (isProtectedName(shownName(raw))) throw providerErrors.protectedPath(path, childPath(path, shownName(raw)));
 }

@@ -51,26 +51,34 @@ export class FdPaths {
    * Otherwise, or when the directory cannot be entered, names are `child` paths.
    */
   within<T>(fd: number, step: (name: NameIn) => T): T {
-    if (!this.#borrow) return step((raw) => this.child(fd, raw));
+    const home = this.#borrow ? this.#enter(fd) : undefined;
+    if (home === undefined) return step((raw) => this.child(fd, raw));
+    try {
+      return step(relativeName);
+    } finally {
+      try {
+        this.#restore(home);
+      } finally {
+        closeSync(home);
+      }
+    }
+  }
+
+  // Enters the directory `fd` pins and returns an fd of the previous working directory; undefined
+  // (nothing changed) when either cannot be done.
+  #enter(fd: number): number | undefined {
     let home: number;
     try {
       home = openSync('.', DIRECTORY_HANDLE);
     } catch {
-      return step((raw) => this.child(fd, raw));
+      return undefined;
     }
     try {
-      try {
-        process.chdir(this.of(fd));
-      } catch {
-        return step((raw) => this.child(fd, raw));
-      }
-      try {
-        return step(relativeName);
-      } finally {
-        this.#restore(home);
-      }
-    } finally {
+      process.chdir(this.of(fd));
+      return home;
+    } catch {
       closeSync(home);
+      return undefined;
     }
   }
 
