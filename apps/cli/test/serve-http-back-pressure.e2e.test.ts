@@ -20,6 +20,13 @@ afterAll(async () => {
   await scratch?.remove();
 });
 
+/** Opens a session by a raw initialize and its notification; returns the session id. */
+async function openSession(url: URL): Promise<string> {
+  const sessionId = (await post(url, INITIALIZE)).headers.get('mcp-session-id')!;
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
+  return sessionId;
+}
+
 /** Sends one raw HTTP POST on its own connection and never reads the answer until told to. */
 function floodRequest(port: number, sessionId: string, id: number): Socket {
   const body = JSON.stringify({
@@ -56,13 +63,7 @@ describe('libos serve --http whose client floods one session and never reads', (
   it('stops taking the session’s requests at its bounds, stays under 300 MiB, then answers all once the client reads', async () => {
     const server = await startServe(['--root', scratch.path]);
     try {
-      const opened = await post(server.url, INITIALIZE);
-      const sessionId = opened.headers.get('mcp-session-id')!;
-      await post(
-        server.url,
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-      );
+      const sessionId = await openSession(server.url);
       const port = Number(server.url.port);
       const sockets = Array.from({ length: REQUESTS }, (_, index) => floodRequest(port, sessionId, index + 10));
       await waitUntilIdle(server.child.pid!);
@@ -81,13 +82,7 @@ describe('libos serve --http whose client floods one session and never reads', (
 describe('libos serve --http shut down while a client holds its replies unread', () => {
   it('waits --drain-seconds for them, then ends that session and exits 0, saying so', async () => {
     const server = await startServe(['--root', scratch.path, '--drain-seconds', DRAIN_SECONDS]);
-    const opened = await post(server.url, INITIALIZE);
-    const sessionId = opened.headers.get('mcp-session-id')!;
-    await post(
-      server.url,
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-    );
+    const sessionId = await openSession(server.url);
     const port = Number(server.url.port);
     // Far more reply bytes than the socket buffers take: the last replies stay unwritten.
     const sockets = Array.from({ length: 12 }, (_, index) => floodRequest(port, sessionId, index + 10));
