@@ -7,6 +7,32 @@ import { createLocalProvider } from '@libos/provider-local';
 import { compare, report, scratch } from './bench-util.mjs';
 import { openBaselineRoot, previousWriteFile } from './previous-write-path.mjs';
 
+/**
+ * Times a replacement of `size` bytes two directories deep under `base`: provider.writeFile in one
+ * workspace against the previous write path in another beside it, so neither pays for the other's files.
+ */
+async function compareWrites(base, size, rounds, warmup) {
+  for (const side of ['new', 'old']) {
+    mkdirSync(join(base, side, 'a/b'), { recursive: true });
+    writeFileSync(join(base, side, 'a/b/f.txt'), 'old');
+  }
+  const provider = createLocalProvider({ root: join(base, 'new') });
+  const rootFd = openBaselineRoot(join(base, 'old'));
+  const bytes = new Uint8Array(size).fill(0x61);
+  try {
+    return await compare({
+      ours: () => provider.writeFile('a/b/f.txt', bytes, { overwrite: true }),
+      baseline: () => previousWriteFile(rootFd, 'a/b/f.txt', bytes),
+      rounds,
+      callsPerRound: 1,
+      warmup,
+    });
+  } finally {
+    await provider.close();
+    closeSync(rootFd);
+  }
+}
+
 export async function benchWriteFile() {
   // One call per round, alternating: an fsync's time swings with the disk's other traffic, and
   // alternating call by call lets both sides meet the same swings; the medians then compare.
@@ -16,24 +42,8 @@ export async function benchWriteFile() {
   ]) {
     const { base, done } = scratch('write');
     try {
-      // Two workspaces side by side, so neither pays for the other's files.
-      for (const side of ['new', 'old']) {
-        mkdirSync(join(base, side, 'a/b'), { recursive: true });
-        writeFileSync(join(base, side, 'a/b/f.txt'), 'old');
-      }
-      const provider = createLocalProvider({ root: join(base, 'new') });
-      const rootFd = openBaselineRoot(join(base, 'old'));
-      const bytes = new Uint8Array(size).fill(0x61);
-      const timing = await compare({
-        ours: () => provider.writeFile('a/b/f.txt', bytes, { overwrite: true }),
-        baseline: () => previousWriteFile(rootFd, 'a/b/f.txt', bytes),
-        rounds,
-        callsPerRound: 1,
-        warmup: 5,
-      });
+      const timing = await compareWrites(base, size, rounds, 5);
       report(`write ${label} 2 dirs deep, provider.writeFile vs the previous write path`, timing, 1.1, 'µs');
-      await provider.close();
-      closeSync(rootFd);
     } finally {
       done();
     }
@@ -49,26 +59,11 @@ export async function benchWriteFileOnTmpfs() {
   if (!existsSync('/dev/shm')) return console.log('write 100-byte on tmpfs: skipped, no /dev/shm');
   const base = mkdtempSync('/dev/shm/libos-bench-write-');
   try {
-    for (const side of ['new', 'old']) {
-      mkdirSync(join(base, side, 'a/b'), { recursive: true });
-      writeFileSync(join(base, side, 'a/b/f.txt'), 'old');
-    }
-    const provider = createLocalProvider({ root: join(base, 'new') });
-    const rootFd = openBaselineRoot(join(base, 'old'));
-    const bytes = new Uint8Array(100).fill(0x61);
-    const timing = await compare({
-      ours: () => provider.writeFile('a/b/f.txt', bytes, { overwrite: true }),
-      baseline: () => previousWriteFile(rootFd, 'a/b/f.txt', bytes),
-      rounds: 301,
-      callsPerRound: 1,
-      warmup: 20,
-    });
+    const timing = await compareWrites(base, 100, 301, 20);
     console.log(
       `write 100-byte on tmpfs (no fsync cost): ${(timing.ours * 1000).toFixed(1)} µs vs ${(timing.baseline * 1000).toFixed(1)} µs,` +
         ` +${((timing.ours - timing.baseline) * 1000).toFixed(1)} µs per write (informational; a durable write pays an fsync)`,
     );
-    await provider.close();
-    closeSync(rootFd);
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
