@@ -3,20 +3,11 @@ import { createMemoryObjectStore, type ObjectStoreV1 } from '@libos/object-memor
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { describe, expect, it, vi } from 'vitest';
 import { createRuntime } from '../src/index.js';
+import { recordCalls } from './support/record-calls.js';
 
 /** A store that records which of its methods the runtime calls. */
 function recording(store: ObjectStoreV1 = createMemoryObjectStore()) {
-  const calls: string[] = [];
-  const wrapped = new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return (value as (...parameters: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
+  const { wrapped, calls } = recordCalls(store);
   return { store: wrapped, calls };
 }
 

@@ -6,6 +6,7 @@ import type { Approver, ConfigInput, FileSystemProviderV1, WorkspacePath } from 
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createRuntime } from '../../src/index.js';
+import { recordCalls } from './record-calls.js';
 
 export const encoder = new TextEncoder();
 export const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
@@ -13,17 +14,7 @@ export const at = (path: string) => path as WorkspacePath;
 
 /** A provider wrapped so every method call is recorded before it runs. */
 export function counting(provider: FileSystemProviderV1) {
-  const calls: string[] = [];
-  const wrapped = new Proxy(provider, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return (value as (...parameters: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
+  const { wrapped, calls } = recordCalls(provider);
   return { provider: wrapped, calls };
 }
 
