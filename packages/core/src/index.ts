@@ -62,3 +62,4 @@ export type {
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
+export type { Backend, BackendFlag, ObjectStoreBackend, OpenedProvider, ProviderBackend, ProviderBackendRequest } from './backend.js';

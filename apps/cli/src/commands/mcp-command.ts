@@ -12,6 +12,7 @@ import { serveLines, streamSink } from '../mcp/serve-stdio.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { USAGE_EXIT_STATUS } from '../usage-error.js';
 import { openWorkspace, type OpenWorkspace } from '../workspace/open-workspace.js';
+import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom, type WorkspaceOptions } from '../workspace/workspace-options.js';
 import { MCP_HELP } from './help-texts.js';
 
@@ -29,7 +30,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   expectPositionals('libos mcp', positionals, 0);
   const options: WorkspaceOptions = { ...workspaceOptionsFrom('libos mcp', values), borrowWorkingDirectory: true };
   // Without --root the client's MCP roots choose the directory, never the launch directory.
-  const fromRoots = options.provider === 'local' && values.root === undefined;
+  const fromRoots = BACKEND_REGISTRY.provider(options.provider)?.servesRoot === true && values.root === undefined;
 
   let mcp: McpSession | undefined;
   const approver = createElicitationApprover(() => mcp?.server);
@@ -83,7 +84,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
         (opened) => {
           workspace = opened;
           deferred.resolve(opened.runtime.spawn());
-          log(`serving ${escapeForDisplay(resolve(opened.root))} (local provider, the client's MCP root, ${tools.length} tools) on stdio`);
+          log(`serving ${opened.served} (${options.provider} provider, the client's MCP root, ${tools.length} tools) on stdio`);
         },
         (error: unknown) => {
           // Refused: every call gets the sentence, then the server ends as for a bad flag.
@@ -95,7 +96,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
       );
     };
   } else {
-    log(`serving ${describeServed(options)} (${options.provider} provider, ${tools.length} tools) on stdio`);
+    log(`serving ${workspace!.served} (${options.provider} provider, ${tools.length} tools) on stdio`);
   }
   // End of input: every request already read is answered and written before the session ends.
   serveLines(channel, input).then(
@@ -124,10 +125,4 @@ async function serveClientRoot(
       { cause: error },
     );
   }
-}
-
-/** The start-up line's name for what is served, escaped: a directory name cannot forge the log. */
-function describeServed(options: WorkspaceOptions): string {
-  if (options.provider === 'local') return escapeForDisplay(resolve(options.root));
-  return options.seed === undefined ? 'an empty in-memory volume' : `an in-memory copy of ${escapeForDisplay(resolve(options.seed))}`;
 }
