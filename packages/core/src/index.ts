@@ -62,3 +62,13 @@ export type {
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
+export type {
+  AuditApproval,
+  AuditCall,
+  AuditCallStart,
+  AuditCallerContext,
+  AuditClient,
+  AuditDecision,
+  AuditSession,
+  AuditTrail,
+} from './audit-trail.js';
