@@ -63,3 +63,13 @@ export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './c
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
 export type { Backend, BackendFlag, ObjectStoreBackend, OpenedProvider, ProviderBackend, ProviderBackendRequest } from './backend.js';
+export type {
+  AuditApproval,
+  AuditCall,
+  AuditCallStart,
+  AuditCallerContext,
+  AuditClient,
+  AuditDecision,
+  AuditSession,
+  AuditTrail,
+} from './audit-trail.js';
