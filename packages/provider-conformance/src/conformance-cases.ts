@@ -1,3 +1,6 @@
+import { appendCases } from './cases/append-cases.js';
+import { copyCases } from './cases/copy-cases.js';
+import { rangeCases } from './cases/range-cases.js';
 import { cancellationCases } from './cases/cancellation-cases.js';
 import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
 import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
@@ -42,6 +45,9 @@ export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
   ...deleteFileCases,
   ...deleteDirectoryCases,
   ...renameCases,
+  ...appendCases,
+  ...copyCases,
+  ...rangeCases,
   ...symlinkCases,
   ...hardLinkCases,
   ...specialFileCases,
