@@ -22,11 +22,15 @@ export {
 } from './workspace-path.js';
 export type { WorkspacePath } from './workspace-path.js';
 export type {
+  AppendFileOptions,
+  CopyFileOptions,
   DeleteDirectoryOptions,
   DeleteFileOptions,
   DirectoryEntry,
   DirectoryListing,
   EntryKind,
+  FileAppend,
+  FileRangeRead,
   FileRead,
   FileSystemProviderV1,
   ListDirectoryOptions,
@@ -35,6 +39,7 @@ export type {
   ProviderCallOptions,
   ProviderCapabilities,
   ReadFileOptions,
+  ReadFileRangeOptions,
   RenameOptions,
   StatOptions,
   WriteFileOptions,
