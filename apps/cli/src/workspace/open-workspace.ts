@@ -1,14 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Approver, Bounds, LibosConfig } from '@libos/core';
-import { createRuntime, loadConfig } from '@libos/tools';
+import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
-import type { WorkspaceRuntime } from './runtime-shape.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** A composed runtime plus what the apps need around it. */
 export interface OpenWorkspace {
-  readonly runtime: WorkspaceRuntime;
+  readonly runtime: Runtime;
   readonly bounds: Bounds;
   /** Checkpoints the shared namespaces to `--objects` (when given), then closes the runtime. */
   close(): Promise<void>;
@@ -29,7 +28,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
   const objectStore = options.objectsUrl === undefined ? undefined : await openObjectStore(options.objectsUrl);
-  let runtime: WorkspaceRuntime;
+  let runtime: Runtime;
   try {
     runtime = await createRuntime({
       provider,
@@ -73,7 +72,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
  * since no later process can reach it. Restored namespaces the config no longer declares are
  * kept too, so that editing the config never silently drops Objects.
  */
-async function saveObjects(runtime: WorkspaceRuntime, file: string): Promise<void> {
+async function saveObjects(runtime: Runtime, file: string): Promise<void> {
   const namespaces = (await runtime.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
   await runtime.checkpoint(file, { namespaces });
 }
@@ -100,7 +99,7 @@ function withoutPassword(url: string): string {
   }
 }
 
-async function readConfig(file: string): Promise<LibosConfig> {
+export async function readConfig(file: string): Promise<LibosConfig> {
   try {
     return await loadConfig(file);
   } catch (error) {

@@ -1,42 +1,23 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ChannelLimits } from '../mcp/channel-limits.js';
-import { openMcpSession, type McpSession } from '../mcp/open-mcp-session.js';
-import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
-
-/**
- * The session whose HTTP request is being handled. One runtime (and so one approver) serves every
- * session; an approval asked inside a call must reach the client of that call's session, and the
- * call runs in the async context of the request that carried it.
- */
-export const currentSession = new AsyncLocalStorage<HttpSession>();
+import type { ChannelLimits } from '../channel-limits.js';
+import { idKey, isRequest, isResponse } from '../json-rpc.js';
+import type { McpProcess, McpRuntime } from '../mcp-runtime.js';
+import { openMcpSession, type McpSession } from '../open-mcp-session.js';
 
 export interface HttpSessionOptions {
-  readonly tools: readonly ToolSummary[];
-  readonly process: ToolProcess;
+  readonly runtime: McpRuntime;
+  readonly process: McpProcess;
   readonly log: (line: string) => void;
-  readonly limits?: Partial<ChannelLimits>;
+  readonly limits?: Partial<ChannelLimits> | undefined;
+  readonly name?: string | undefined;
+  readonly version?: string | undefined;
   /** Called once the transport has given the session its id (after `initialize`). */
   readonly onInitialized: (session: HttpSession) => void;
   /** Called once when the session ends, however it ended. */
   readonly onClosed: (session: HttpSession) => void;
-}
-
-/** Map key of a JSON-RPC id: 7 and "7" are different ids. */
-function idKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
-}
-
-/** A JSON-RPC request (it has an id and waits for an answer), as opposed to a response or notification. */
-export function isRequest(message: unknown): message is { id: string | number; method: string } {
-  return typeof message === 'object' && message !== null && 'method' in message && 'id' in message;
-}
-
-function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
-  return 'id' in message && ('result' in message || 'error' in message);
 }
 
 /** Resolves when the response has been handed to the OS whole, or its connection is gone. */
@@ -57,7 +38,7 @@ function whenSent(response: ServerResponse): Promise<void> {
  * responses stops the session's reading (back-pressure) instead of growing the server's memory.
  */
 export class HttpSession {
-  readonly process: ToolProcess;
+  readonly process: McpProcess;
   lastActivity = Date.now();
   /** POST requests of this session not yet answered (an open GET stream waits for nothing). */
   openRequests = 0;
@@ -81,10 +62,12 @@ export class HttpSession {
     const session = new HttpSession(options);
     const transport = session.#transport;
     session.#session = await openMcpSession({
-      tools: options.tools,
+      runtime: options.runtime,
       process: options.process,
       log: options.log,
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      limits: options.limits,
+      name: options.name,
+      version: options.version,
       sink: async (message, _serialized, sendOptions) => {
         const related = sendOptions?.relatedRequestId;
         await transport.send(message, related === undefined ? undefined : { relatedRequestId: related });
@@ -137,7 +120,7 @@ export class HttpSession {
         }
         this.#pending.set(idKey(body.id), response);
       }
-      await currentSession.run(this, () => this.#transport.handleRequest(request, response, body));
+      await this.#transport.handleRequest(request, response, body);
     } finally {
       if (counted) this.openRequests -= 1;
       this.lastActivity = Date.now();
