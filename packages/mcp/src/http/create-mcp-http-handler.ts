@@ -104,9 +104,11 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     taken: { bytes: number },
   ): Promise<void> {
     let body: unknown;
+    let bytes = 0;
     try {
-      const text = (await readBody(request, maxRequestBytes, bodies, taken)).toString('utf8');
-      body = JSON.parse(text);
+      const read = await readBody(request, maxRequestBytes, bodies, taken);
+      bytes = read.length;
+      body = JSON.parse(read.toString('utf8'));
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         return sendJson(response, 413, rpcError(JSON_RPC.invalidRequest, `Request too large: a message may be at most ${maxRequestBytes} bytes.`), {
@@ -128,7 +130,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       return sendJson(response, 400, Array.isArray(body) && answers.length > 1 ? answers : answers[0]);
     }
     if (draining && isRequest(body)) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', body.id));
-    if (session !== undefined) return session.handle(request, response, body);
+    if (session !== undefined) return session.handle(request, response, body, bytes);
     if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
     if (!isInitialize(body)) {
       return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.'));
@@ -148,7 +150,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     } finally {
       opening -= 1;
     }
-    await fresh.handle(request, response, body);
+    await fresh.handle(request, response, body, bytes);
     // An initialize the transport refused leaves a session no client can name.
     if (fresh.id === undefined || !sessions.has(fresh.id)) await fresh.close();
   }

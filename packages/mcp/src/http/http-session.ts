@@ -44,6 +44,8 @@ export class HttpSession {
   openRequests = 0;
   readonly #transport: StreamableHTTPServerTransport;
   readonly #pending = new Map<string, ServerResponse>();
+  /** Request bodies as the client's JSON held them, by id, until the transport hands them on. */
+  readonly #raw = new Map<string, { readonly body: unknown; readonly bytes: number }>();
   readonly #options: HttpSessionOptions;
   #session: McpSession | undefined;
   #closed = false;
@@ -78,7 +80,15 @@ export class HttpSession {
       },
     });
     const channel = session.#session.channel;
-    transport.onmessage = (message, extra) => channel.receive(message, Buffer.byteLength(JSON.stringify(message), 'utf8'), extra);
+    // The transport's own parse of a message drops a `__proto__` key the runtime must see to refuse
+    // it, so the channel gets the body as it was read.
+    transport.onmessage = (message, extra) => {
+      const key = isRequest(message) ? idKey(message.id) : undefined;
+      const raw = key === undefined ? undefined : session.#raw.get(key);
+      if (key !== undefined) session.#raw.delete(key);
+      if (raw !== undefined) channel.receive(raw.body, raw.bytes, extra);
+      else channel.receive(message, Buffer.byteLength(JSON.stringify(message), 'utf8'), extra);
+    };
     transport.onerror = (error) => options.log(error.message);
     return session;
   }
@@ -105,7 +115,7 @@ export class HttpSession {
    * bounds (its client has not taken earlier replies), so held requests stay in the socket, not in
    * memory; responses and notifications pass, since the channel may be waiting for exactly them.
    */
-  async handle(request: IncomingMessage, response: ServerResponse, body?: unknown): Promise<void> {
+  async handle(request: IncomingMessage, response: ServerResponse, body?: unknown, bodyBytes = 0): Promise<void> {
     const counted = request.method === 'POST';
     if (counted) this.openRequests += 1;
     this.lastActivity = Date.now();
@@ -119,8 +129,10 @@ export class HttpSession {
           return;
         }
         this.#pending.set(idKey(body.id), response);
+        this.#raw.set(idKey(body.id), { body, bytes: bodyBytes });
       }
       await this.#transport.handleRequest(request, response, body);
+      if (isRequest(body)) this.#raw.delete(idKey(body.id));
     } finally {
       if (counted) this.openRequests -= 1;
       this.lastActivity = Date.now();
