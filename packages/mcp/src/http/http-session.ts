@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ChannelLimits } from '../channel-limits.js';
 import { idKey, isRequest, isResponse } from '../json-rpc.js';
@@ -20,15 +21,23 @@ export interface HttpSessionOptions {
   readonly onClosed: (session: HttpSession) => void;
 }
 
-/** Resolves when the response has been handed to the OS whole, or its connection is gone. */
-function whenSent(response: ServerResponse): Promise<void> {
-  if (response.writableFinished || response.destroyed) return Promise.resolve();
-  return new Promise((resolve) =>
-    response.once(
-      'close',
-      AsyncResource.bind(() => resolve()),
-    ),
-  );
+/**
+ * Resolves when the response has been handed to the OS whole, or its connection is gone. A response
+ * queued behind others on a pipelined HTTP/1.1 connection has no socket of its own yet, and when
+ * that connection is destroyed Node emits neither `close` nor `finish` for it: the connection's
+ * own `close` releases it, or its reply bytes would stay counted as unwritten for good.
+ */
+function whenSent(response: ServerResponse, connection: Socket): Promise<void> {
+  if (response.writableFinished || response.destroyed || connection.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = AsyncResource.bind(() => {
+      response.off('close', done);
+      connection.off('close', done);
+      resolve();
+    });
+    response.once('close', done);
+    connection.once('close', done);
+  });
 }
 
 /**
@@ -41,9 +50,9 @@ export class HttpSession {
   readonly process: McpProcess;
   lastActivity = Date.now();
   /** POST requests of this session not yet answered (an open GET stream waits for nothing). */
-  openRequests = 0;
+  readonly #openRequests = new Set<IncomingMessage>();
   readonly #transport: StreamableHTTPServerTransport;
-  readonly #pending = new Map<string, ServerResponse>();
+  readonly #pending = new Map<string, { readonly response: ServerResponse; readonly connection: Socket }>();
   /** Request bodies as the client's JSON held them, by id, until the transport hands them on. */
   readonly #raw = new Map<string, { readonly body: unknown; readonly bytes: number }>();
   readonly #options: HttpSessionOptions;
@@ -74,9 +83,9 @@ export class HttpSession {
         const related = sendOptions?.relatedRequestId;
         await transport.send(message, related === undefined ? undefined : { relatedRequestId: related });
         if (!isResponse(message)) return;
-        const response = session.#pending.get(idKey(message.id));
+        const pending = session.#pending.get(idKey(message.id));
         session.#pending.delete(idKey(message.id));
-        if (response !== undefined) await whenSent(response);
+        if (pending !== undefined) await whenSent(pending.response, pending.connection);
       },
     });
     const channel = session.#session.channel;
@@ -107,7 +116,9 @@ export class HttpSession {
 
   /** Calls in flight, for idle expiry: a session waiting on a slow call is not idle. */
   get busy(): boolean {
-    return this.openRequests > 0 || this.mcp.channel.callsInFlight > 0;
+    // A request whose connection is gone waits for nothing a client will read.
+    for (const request of this.#openRequests) if (!request.socket.destroyed) return true;
+    return this.mcp.channel.callsInFlight > 0;
   }
 
   /**
@@ -117,7 +128,7 @@ export class HttpSession {
    */
   async handle(request: IncomingMessage, response: ServerResponse, body?: unknown, bodyBytes = 0): Promise<void> {
     const counted = request.method === 'POST';
-    if (counted) this.openRequests += 1;
+    if (counted) this.#openRequests.add(request);
     this.lastActivity = Date.now();
     try {
       if (isRequest(body)) {
@@ -128,13 +139,13 @@ export class HttpSession {
             .end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Session not found' } }));
           return;
         }
-        this.#pending.set(idKey(body.id), response);
+        this.#pending.set(idKey(body.id), { response, connection: request.socket });
         this.#raw.set(idKey(body.id), { body, bytes: bodyBytes });
       }
       await this.#transport.handleRequest(request, response, body);
       if (isRequest(body)) this.#raw.delete(idKey(body.id));
     } finally {
-      if (counted) this.openRequests -= 1;
+      if (counted) this.#openRequests.delete(request);
       this.lastActivity = Date.now();
     }
   }
