@@ -1,53 +1,43 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ChannelLimits } from '../mcp/channel-limits.js';
-import { openMcpSession, type McpSession } from '../mcp/open-mcp-session.js';
-import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
-
-/**
- * The session whose HTTP request is being handled. One runtime (and so one approver) serves every
- * session; an approval asked inside a call must reach the client of that call's session, and the
- * call runs in the async context of the request that carried it.
- */
-export const currentSession = new AsyncLocalStorage<HttpSession>();
+import type { ChannelLimits } from '../channel-limits.js';
+import { idKey, isRequest, isResponse } from '../json-rpc.js';
+import type { McpProcess, McpRuntime } from '../mcp-runtime.js';
+import { openMcpSession, type McpSession } from '../open-mcp-session.js';
 
 export interface HttpSessionOptions {
-  readonly tools: readonly ToolSummary[];
-  readonly process: ToolProcess;
+  readonly runtime: McpRuntime;
+  readonly process: McpProcess;
   readonly log: (line: string) => void;
-  readonly limits?: Partial<ChannelLimits>;
+  readonly limits?: Partial<ChannelLimits> | undefined;
+  readonly name?: string | undefined;
+  readonly version?: string | undefined;
   /** Called once the transport has given the session its id (after `initialize`). */
   readonly onInitialized: (session: HttpSession) => void;
   /** Called once when the session ends, however it ended. */
   readonly onClosed: (session: HttpSession) => void;
 }
 
-/** Map key of a JSON-RPC id: 7 and "7" are different ids. */
-function idKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
-}
-
-/** A JSON-RPC request (it has an id and waits for an answer), as opposed to a response or notification. */
-export function isRequest(message: unknown): message is { id: string | number; method: string } {
-  return typeof message === 'object' && message !== null && 'method' in message && 'id' in message;
-}
-
-function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
-  return 'id' in message && ('result' in message || 'error' in message);
-}
-
-/** Resolves when the response has been handed to the OS whole, or its connection is gone. */
-function whenSent(response: ServerResponse): Promise<void> {
-  if (response.writableFinished || response.destroyed) return Promise.resolve();
-  return new Promise((resolve) =>
-    response.once(
-      'close',
-      AsyncResource.bind(() => resolve()),
-    ),
-  );
+/**
+ * Resolves when the response has been handed to the OS whole, or its connection is gone. A response
+ * queued behind others on a pipelined HTTP/1.1 connection has no socket of its own yet, and when
+ * that connection is destroyed Node emits neither `close` nor `finish` for it: the connection's
+ * own `close` releases it, or its reply bytes would stay counted as unwritten for good.
+ */
+function whenSent(response: ServerResponse, connection: Socket): Promise<void> {
+  if (response.writableFinished || response.destroyed || connection.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = AsyncResource.bind(() => {
+      response.off('close', done);
+      connection.off('close', done);
+      resolve();
+    });
+    response.once('close', done);
+    connection.once('close', done);
+  });
 }
 
 /**
@@ -57,12 +47,14 @@ function whenSent(response: ServerResponse): Promise<void> {
  * responses stops the session's reading (back-pressure) instead of growing the server's memory.
  */
 export class HttpSession {
-  readonly process: ToolProcess;
+  readonly process: McpProcess;
   lastActivity = Date.now();
   /** POST requests of this session not yet answered (an open GET stream waits for nothing). */
-  openRequests = 0;
+  readonly #openRequests = new Set<IncomingMessage>();
   readonly #transport: StreamableHTTPServerTransport;
-  readonly #pending = new Map<string, ServerResponse>();
+  readonly #pending = new Map<string, { readonly response: ServerResponse; readonly connection: Socket }>();
+  /** Request bodies as the client's JSON held them, by id, until the transport hands them on. */
+  readonly #raw = new Map<string, { readonly body: unknown; readonly bytes: number }>();
   readonly #options: HttpSessionOptions;
   #session: McpSession | undefined;
   #closed = false;
@@ -81,21 +73,31 @@ export class HttpSession {
     const session = new HttpSession(options);
     const transport = session.#transport;
     session.#session = await openMcpSession({
-      tools: options.tools,
+      runtime: options.runtime,
       process: options.process,
       log: options.log,
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      limits: options.limits,
+      name: options.name,
+      version: options.version,
       sink: async (message, _serialized, sendOptions) => {
         const related = sendOptions?.relatedRequestId;
         await transport.send(message, related === undefined ? undefined : { relatedRequestId: related });
         if (!isResponse(message)) return;
-        const response = session.#pending.get(idKey(message.id));
+        const pending = session.#pending.get(idKey(message.id));
         session.#pending.delete(idKey(message.id));
-        if (response !== undefined) await whenSent(response);
+        if (pending !== undefined) await whenSent(pending.response, pending.connection);
       },
     });
     const channel = session.#session.channel;
-    transport.onmessage = (message, extra) => channel.receive(message, Buffer.byteLength(JSON.stringify(message), 'utf8'), extra);
+    // The transport's own parse of a message drops a `__proto__` key the runtime must see to refuse
+    // it, so the channel gets the body as it was read.
+    transport.onmessage = (message, extra) => {
+      const key = isRequest(message) ? idKey(message.id) : undefined;
+      const raw = key === undefined ? undefined : session.#raw.get(key);
+      if (key !== undefined) session.#raw.delete(key);
+      if (raw !== undefined) channel.receive(raw.body, raw.bytes, extra);
+      else channel.receive(message, Buffer.byteLength(JSON.stringify(message), 'utf8'), extra);
+    };
     transport.onerror = (error) => options.log(error.message);
     return session;
   }
@@ -114,7 +116,9 @@ export class HttpSession {
 
   /** Calls in flight, for idle expiry: a session waiting on a slow call is not idle. */
   get busy(): boolean {
-    return this.openRequests > 0 || this.mcp.channel.callsInFlight > 0;
+    // A request whose connection is gone waits for nothing a client will read.
+    for (const request of this.#openRequests) if (!request.socket.destroyed) return true;
+    return this.mcp.channel.callsInFlight > 0;
   }
 
   /**
@@ -122,9 +126,9 @@ export class HttpSession {
    * bounds (its client has not taken earlier replies), so held requests stay in the socket, not in
    * memory; responses and notifications pass, since the channel may be waiting for exactly them.
    */
-  async handle(request: IncomingMessage, response: ServerResponse, body?: unknown): Promise<void> {
+  async handle(request: IncomingMessage, response: ServerResponse, body?: unknown, bodyBytes = 0): Promise<void> {
     const counted = request.method === 'POST';
-    if (counted) this.openRequests += 1;
+    if (counted) this.#openRequests.add(request);
     this.lastActivity = Date.now();
     try {
       if (isRequest(body)) {
@@ -135,11 +139,13 @@ export class HttpSession {
             .end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Session not found' } }));
           return;
         }
-        this.#pending.set(idKey(body.id), response);
+        this.#pending.set(idKey(body.id), { response, connection: request.socket });
+        this.#raw.set(idKey(body.id), { body, bytes: bodyBytes });
       }
-      await currentSession.run(this, () => this.#transport.handleRequest(request, response, body));
+      await this.#transport.handleRequest(request, response, body);
+      if (isRequest(body)) this.#raw.delete(idKey(body.id));
     } finally {
-      if (counted) this.openRequests -= 1;
+      if (counted) this.#openRequests.delete(request);
       this.lastActivity = Date.now();
     }
   }

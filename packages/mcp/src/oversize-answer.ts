@@ -1,9 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { OversizeLine } from './oversize-line-filter.js';
+import { JSON_RPC } from './json-rpc.js';
 import { toCallToolResult } from './to-call-tool-result.js';
-
-/** JSON-RPC "Invalid Request". */
-const INVALID_REQUEST = -32600;
 
 /**
  * The answer to a request too long to read: a tool call fails with `arguments_too_large` (the
@@ -27,6 +25,6 @@ export function oversizeAnswer(line: OversizeLine, argumentsMaxBytes: number, re
   return {
     jsonrpc: '2.0',
     id: line.id,
-    error: { code: INVALID_REQUEST, message: `The request is larger than the ${readLimitBytes} bytes this server reads.` },
+    error: { code: JSON_RPC.invalidRequest, message: `The request is larger than the ${readLimitBytes} bytes this server reads.` },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oversizeAnswer } from '../src/mcp/oversize-answer.js';
-import { OversizeLineFilter, type OversizeLine } from '../src/mcp/oversize-line-filter.js';
+import { oversizeAnswer } from '../src/oversize-answer.js';
+import { OversizeLineFilter, type OversizeLine } from '../src/oversize-line-filter.js';
 
 /** Feeds `chunks` through a filter; returns what passed and what was reported. */
 async function filter(maxLineBytes: number, chunks: readonly string[]) {

@@ -3,10 +3,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest } from '@libos/core';
 import { describe, expect, it } from 'vitest';
-import { approvalMessage, createElicitationApprover } from '../src/mcp/elicitation-approver.js';
-import { createMcpServer } from '../src/mcp/create-mcp-server.js';
-import { toCallToolResult } from '../src/mcp/to-call-tool-result.js';
-import type { ToolProcess, ToolSummary } from '../src/workspace/runtime-shape.js';
+import type { ToolSummary } from '@libos/tools';
+import { createMcpServer } from '../src/create-mcp-server.js';
+import { approvalMessage, createElicitationApprover } from '../src/elicitation-approver.js';
+import type { McpProcess } from '../src/mcp-runtime.js';
+import { toCallToolResult } from '../src/to-call-tool-result.js';
+import { fakeRuntime } from './support/fake-runtime.js';
 
 const echoTool: ToolSummary = {
   name: 'echo',
@@ -14,11 +16,11 @@ const echoTool: ToolSummary = {
   description: 'Returns its input.',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
   outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
-async function connect(process: ToolProcess, capabilities: Record<string, unknown> = {}) {
-  const server = createMcpServer([echoTool], process, '0.0.0-test');
+async function connect(process: McpProcess, capabilities: Record<string, unknown> = {}) {
+  const server = createMcpServer(fakeRuntime([echoTool], process), { version: '0.0.0-test' });
   const client = new Client({ name: 'adapter-test', version: '0' }, { capabilities });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -98,26 +100,47 @@ describe('createElicitationApprover', () => {
     expect(approvalMessage(request)).toBe(`libos: ${request.message}`);
   });
 
+  /** A session whose one tool asks `approver` and returns its decision, as a runtime's call would. */
+  async function asking(approver: ReturnType<typeof createElicitationApprover>, capabilities: Record<string, unknown>, signal?: AbortSignal) {
+    const session = await connect(
+      { call: async () => ({ ok: true, result: { text: await approver(request, signal === undefined ? {} : { signal }) } }) },
+      capabilities,
+    );
+    return {
+      ...session,
+      decide: async () => ((await session.client.callTool({ name: 'echo', arguments: {} })).structuredContent as { text: string }).text,
+    };
+  }
+
   it.each([
     ['accept', 'approve'],
     ['decline', 'reject'],
     ['cancel', 'unavailable'],
   ] as const)('maps %s to %s', async (action, decision) => {
-    const { server, client } = await connect({ call: async () => ({ ok: true, result: { text: '' } }) }, { elicitation: {} });
-    client.setRequestHandler(ElicitRequestSchema, async () => (action === 'accept' ? { action, content: {} } : { action }));
-    expect(await createElicitationApprover(() => server)(request, {})).toBe(decision);
+    const { client, decide } = await asking(createElicitationApprover(), { elicitation: {} });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (question) => {
+      asked.push(question.params.message);
+      return action === 'accept' ? { action, content: {} } : { action };
+    });
+    expect(await decide()).toBe(decision);
+    expect(asked).toEqual([approvalMessage(request)]);
   });
 
-  it('is unavailable without form elicitation, on a timeout and once the call is abandoned', async () => {
-    const plain = await connect({ call: async () => ({ ok: true, result: { text: '' } }) });
-    expect(await createElicitationApprover(() => plain.server)(request, {})).toBe('unavailable');
+  it('is unavailable outside a session, without form elicitation, on a timeout and once the call is abandoned', async () => {
+    expect(await createElicitationApprover()(request, {})).toBe('unavailable');
+    const plain = await asking(createElicitationApprover(), {});
+    expect(await plain.decide()).toBe('unavailable');
 
-    const slow = await connect({ call: async () => ({ ok: true, result: { text: '' } }) }, { elicitation: {} });
+    const slow = await asking(createElicitationApprover({ timeoutMs: 50 }), { elicitation: {} });
     slow.client.setRequestHandler(ElicitRequestSchema, () => new Promise(() => {}));
-    expect(await createElicitationApprover(() => slow.server, 50)(request, {})).toBe('unavailable');
+    expect(await slow.decide()).toBe('unavailable');
+
     const abandoned = new AbortController();
-    const pending = createElicitationApprover(() => slow.server)(request, { signal: abandoned.signal });
-    abandoned.abort();
+    const left = await asking(createElicitationApprover(), { elicitation: {} }, abandoned.signal);
+    left.client.setRequestHandler(ElicitRequestSchema, () => new Promise(() => {}));
+    const pending = left.decide();
+    setTimeout(() => abandoned.abort(), 50);
     expect(await pending).toBe('unavailable');
   });
 });

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { lineOf, serializeReply, type KnownStructure } from '../src/mcp/serialized-message.js';
+import { lineOf, serializeReply, type KnownStructure } from '../src/serialized-message.js';
 
 /** A reply as the SDK hands it to the transport: its own shallow copy of the tool's result. */
 function replyOf(result: Record<string, unknown>, id: string | number = 7): { message: JSONRPCMessage; known: KnownStructure } {

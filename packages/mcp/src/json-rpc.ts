@@ -10,8 +10,34 @@ import {
 /** A JSON-RPC id as a client may send it: the SDK itself accepts only strings and safe integers. */
 export type ExternalId = string | number | null;
 
-/** JSON-RPC error codes the channel answers with itself. */
-export const JSON_RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, internalError: -32603 } as const;
+/** JSON-RPC error codes the server answers with itself (-32001: the SDK's "session not found"). */
+export const JSON_RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  invalidParams: -32602,
+  internalError: -32603,
+  sessionNotFound: -32001,
+} as const;
+
+/** Map key of a JSON-RPC id: 7 and "7" are different ids. */
+export function idKey(id: ExternalId): string {
+  return typeof id === 'string' ? `s${id}` : `n${String(id)}`;
+}
+
+/** True for what a JSON-RPC id may be as a client sends it. */
+export function isExternalId(value: unknown): value is ExternalId {
+  return typeof value === 'string' || typeof value === 'number' || value === null;
+}
+
+/** A JSON-RPC request (it has an id and waits for an answer), as opposed to a response or notification. */
+export function isRequest(message: unknown): message is { id: ExternalId; method: string } {
+  return isPlainObject(message) && typeof message.method === 'string' && Object.hasOwn(message, 'id');
+}
+
+/** A JSON-RPC response (a result or an error under an id). */
+export function isResponse(message: unknown): message is { id: ExternalId } {
+  return isPlainObject(message) && Object.hasOwn(message, 'id') && (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'));
+}
 
 /** One incoming JSON value, sorted. */
 export type IncomingMessage =
@@ -29,12 +55,9 @@ export function errorAnswer(id: ExternalId, code: number, message: string): JSON
   return { jsonrpc: '2.0', id: id as JSONRPCErrorResponse['id'], error: { code, message } };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isExternalId(value: unknown): value is ExternalId {
-  return typeof value === 'string' || typeof value === 'number' || value === null;
 }
 
 /**

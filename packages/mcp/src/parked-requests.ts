@@ -1,5 +1,5 @@
 import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { ExternalId } from './classify-message.js';
+import type { ExternalId } from './json-rpc.js';
 
 /** A request read but not yet handed to the server, with its size as read. */
 export interface Parked {

@@ -1,11 +1,13 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { ChannelLimits } from '../src/mcp/channel-limits.js';
-import { createMcpServer } from '../src/mcp/create-mcp-server.js';
-import { MessageChannel } from '../src/mcp/message-channel.js';
-import { lineOf, type SerializedMessage } from '../src/mcp/serialized-message.js';
-import { oversizeToolResult, preemptMalformedToolCall } from '../src/mcp/tool-call-hooks.js';
-import type { ToolProcess, ToolSummary } from '../src/workspace/runtime-shape.js';
+import type { ToolSummary } from '@libos/tools';
+import type { ChannelLimits } from '../src/channel-limits.js';
+import { createMcpServer } from '../src/create-mcp-server.js';
+import type { McpProcess } from '../src/mcp-runtime.js';
+import { MessageChannel } from '../src/message-channel.js';
+import { lineOf, type SerializedMessage } from '../src/serialized-message.js';
+import { oversizeToolResult, preemptMalformedToolCall } from '../src/tool-call-hooks.js';
+import { fakeRuntime } from './support/fake-runtime.js';
 
 const bigTool: ToolSummary = {
   name: 'big',
@@ -13,7 +15,7 @@ const bigTool: ToolSummary = {
   description: 'Returns `size` backslashes.',
   inputSchema: { type: 'object' },
   outputSchema: { type: 'object' },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 /** A sink whose writes settle only when the test says so: a client that reads when told. */
@@ -45,7 +47,7 @@ async function settle(): Promise<void> {
   for (let round = 0; round < 20; round += 1) await new Promise((resolve) => setImmediate(resolve));
 }
 
-async function harness(process: ToolProcess, limits: Partial<ChannelLimits> = {}) {
+async function harness(process: McpProcess, limits: Partial<ChannelLimits> = {}) {
   const output = controlledSink();
   const channel = new MessageChannel({
     sink: output.sink,
@@ -53,8 +55,10 @@ async function harness(process: ToolProcess, limits: Partial<ChannelLimits> = {}
     preempt: preemptMalformedToolCall(process),
     oversizeResult: oversizeToolResult([bigTool]),
   });
-  const server = createMcpServer([bigTool], process, '0', {
+  const server = createMcpServer(fakeRuntime([bigTool], process), {
+    process,
     signalOf: (id) => channel.signalOf(id),
+    argumentsOf: (id) => channel.argumentsOf(id),
     noteResult: (id, known) => channel.noteResult(id, known),
   });
   await server.connect(channel);
@@ -64,7 +68,7 @@ async function harness(process: ToolProcess, limits: Partial<ChannelLimits> = {}
   return { channel, output, send, answerTo };
 }
 
-const echo: ToolProcess = { call: async (_name, args) => ({ ok: true, result: { args } }) };
+const echo: McpProcess = { call: async (_name, args) => ({ ok: true, result: { args } }) };
 
 describe('MessageChannel answers every request exactly as CONTRACT.md section 8 lists', () => {
   it.each([1e308, null, 'x', 2 ** 53 + 2, -0.5, 7])('answers a request with id %s under that id', async (id) => {
@@ -125,7 +129,7 @@ describe('MessageChannel answers every request exactly as CONTRACT.md section 8 
 
   it.each([[[1, 2]], ['text'], [null], [5]])('gives tools/call with arguments %j the tool failure invalid_arguments', async (callArguments) => {
     const seen: unknown[] = [];
-    const process: ToolProcess = {
+    const process: McpProcess = {
       call: async (_name, args) => {
         seen.push(args);
         return { ok: false, error: { code: 'invalid_arguments', message: 'The arguments must be a plain JSON object.', effect: 'none' } };
@@ -143,7 +147,7 @@ describe('MessageChannel answers every request exactly as CONTRACT.md section 8 
 
 describe('MessageChannel bounds', () => {
   it('replaces a reply over maxReplyBytes with result_too_large that says how to narrow the call', async () => {
-    const process: ToolProcess = { call: async () => ({ ok: true, result: { text: '\\'.repeat(400_000) } }) };
+    const process: McpProcess = { call: async () => ({ ok: true, result: { text: '\\'.repeat(400_000) } }) };
     const { send, answerTo, output } = await harness(process, { maxReplyBytes: 1_000_000 });
     send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big', arguments: {} } });
     await settle();
@@ -165,7 +169,7 @@ describe('MessageChannel bounds', () => {
 
   it('stops reading at maxCallsInFlight and reads on as calls finish', async () => {
     const finish: (() => void)[] = [];
-    const process: ToolProcess = {
+    const process: McpProcess = {
       call: () => new Promise((resolve) => finish.push(() => resolve({ ok: true, result: {} }))),
     };
     const { channel, send, output } = await harness(process, { maxCallsInFlight: 3 });
@@ -184,7 +188,7 @@ describe('MessageChannel bounds', () => {
   });
 
   it('stops reading at maxUnwrittenBytes while the client reads nothing, and drains once it reads', async () => {
-    const process: ToolProcess = { call: async () => ({ ok: true, result: { text: 'x'.repeat(10_000) } }) };
+    const process: McpProcess = { call: async () => ({ ok: true, result: { text: 'x'.repeat(10_000) } }) };
     const { channel, send, output } = await harness(process, { maxUnwrittenBytes: 50_000, maxCallsInFlight: 100 });
     output.stopReading();
     let sent = 0;
@@ -208,7 +212,7 @@ describe('MessageChannel bounds', () => {
 
   it('holds requests read past the bounds and answers every one of them before it drains', async () => {
     const finish: (() => void)[] = [];
-    const process: ToolProcess = { call: () => new Promise((resolve) => finish.push(() => resolve({ ok: true, result: {} }))) };
+    const process: McpProcess = { call: () => new Promise((resolve) => finish.push(() => resolve({ ok: true, result: {} }))) };
     const { channel, send, output } = await harness(process, { maxCallsInFlight: 1 });
     // A reader that ignores back-pressure (an HTTP body already read) still loses nothing.
     for (let id = 1; id <= 5; id += 1) send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'big', arguments: {} } });
@@ -228,7 +232,7 @@ describe('MessageChannel bounds', () => {
 
 describe('MessageChannel cancellation and the questions it asks the client', () => {
   it('aborts a cancelled call where it waits and still answers it', async () => {
-    const process: ToolProcess = {
+    const process: McpProcess = {
       call: (_name, _args, options) =>
         new Promise((resolve) => {
           options?.signal?.addEventListener('abort', () =>
@@ -250,7 +254,7 @@ describe('MessageChannel cancellation and the questions it asks the client', () 
     const output = controlledSink();
     const channel = new MessageChannel({ sink: output.sink, limits: { maxCallsInFlight: 1 } });
     let server: ReturnType<typeof createMcpServer> | undefined;
-    const asking: ToolProcess = {
+    const asking: McpProcess = {
       call: async () => {
         const ask = { mode: 'form' as const, message: 'ok?', requestedSchema: { type: 'object' as const, properties: {} } };
         const answer = await server!.elicitInput(ask).then(
@@ -260,7 +264,7 @@ describe('MessageChannel cancellation and the questions it asks the client', () 
         return { ok: true, result: { answer } };
       },
     };
-    server = createMcpServer([bigTool], asking, '0');
+    server = createMcpServer(fakeRuntime([bigTool], asking));
     await server.connect(channel);
     const initialize = { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '0' } };
     channel.receiveLine(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: initialize }));

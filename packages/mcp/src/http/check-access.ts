@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { isLoopback } from './http-options.js';
+import { isLoopback } from '../loopback.js';
 
 /** Why a request is turned away before it reaches a session, as an HTTP status and a sentence. */
 export interface Refusal {

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { CallTable } from './call-table.js';
 import { DEFAULT_CHANNEL_LIMITS, type ChannelLimits } from './channel-limits.js';
-import { classifyMessage, errorAnswer, JSON_RPC } from './classify-message.js';
+import { classifyMessage, errorAnswer, JSON_RPC } from './json-rpc.js';
 import { type Parked, ParkedRequests } from './parked-requests.js';
 import { oversizeReply, type OversizeResult } from './oversize-reply.js';
 import { serializeMessage, serializeReply, type KnownStructure, type SerializedMessage } from './serialized-message.js';
@@ -86,6 +86,15 @@ export class MessageChannel implements Transport {
    */
   signalOf(id: RequestId): AbortSignal | undefined {
     return this.#calls.get(id)?.controller.signal;
+  }
+
+  /**
+   * The `arguments` of request `id` as the client's JSON held them. The SDK's own parse of the
+   * request drops a `__proto__` key, which the runtime must see to refuse it as it refuses it
+   * everywhere else.
+   */
+  argumentsOf(id: RequestId): unknown {
+    return this.#calls.get(id)?.arguments;
   }
 
   /**
@@ -243,7 +252,7 @@ export class MessageChannel implements Transport {
   #dispatch(request: Parked): void {
     const params = request.body.params as Record<string, unknown> | undefined;
     const tool = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
-    const internalId = this.#calls.open(request.id, { method: request.method, tool });
+    const internalId = this.#calls.open(request.id, { method: request.method, tool }, params?.arguments);
     const message = { ...request.body, id: internalId };
     if (!isJSONRPCRequest(message)) {
       const refusal = errorAnswer(internalId, JSON_RPC.invalidRequest, 'Invalid Request: the message is not a JSON-RPC request.');

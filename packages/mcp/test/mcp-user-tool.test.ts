@@ -4,7 +4,7 @@ import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { BUILTIN_TOOLS, createRuntime, defineTool } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMcpServer } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer } from '../src/create-mcp-server.js';
 
 // A user's tool, made with defineTool from the public surface only: the size of a file in lines.
 const countLines = defineTool({
@@ -36,7 +36,7 @@ describe('a user tool over MCP', () => {
         ],
       },
     });
-    const server = createMcpServer(runtime.tools, runtime.spawn(), '0.0.0-test');
+    const server = createMcpServer(runtime, { version: '0.0.0-test' });
     const client = new Client({ name: 'user-tool-test', version: '0' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -1,5 +1,5 @@
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ExternalId } from './classify-message.js';
+import { type ExternalId, idKey, isExternalId } from './json-rpc.js';
 import type { KnownStructure } from './serialized-message.js';
 
 /** What a request looked like, for the hooks that answer or replace its reply. */
@@ -14,6 +14,8 @@ export interface Call extends CallInfo {
   readonly externalId: ExternalId;
   /** Aborted by the client's `notifications/cancelled`; the call is still answered. */
   readonly controller: AbortController;
+  /** `params.arguments` as the client's JSON held it (a `__proto__` key included), for the handler. */
+  readonly arguments: unknown;
   /** The result's structuredContent with its JSON, when the handler told (`noteResult`). */
   known?: KnownStructure;
 }
@@ -33,9 +35,9 @@ export class CallTable {
   }
 
   /** Registers a request and returns the internal id it travels under. */
-  open(externalId: ExternalId, info: CallInfo): number {
+  open(externalId: ExternalId, info: CallInfo, callArguments: unknown): number {
     const internalId = this.#nextId++;
-    this.#calls.set(internalId, { ...info, externalId, controller: new AbortController() });
+    this.#calls.set(internalId, { ...info, externalId, controller: new AbortController(), arguments: callArguments });
     this.#latest.set(idKey(externalId), internalId);
     return internalId;
   }
@@ -57,17 +59,8 @@ export class CallTable {
 
   /** Aborts the latest call the client sent under `requestId`, if one is in flight. */
   cancel(requestId: unknown, reason: unknown): void {
-    if (!isIdLike(requestId)) return;
+    if (!isExternalId(requestId)) return;
     const internal = this.#latest.get(idKey(requestId));
     if (internal !== undefined) this.#calls.get(internal)?.controller.abort(reason);
   }
-}
-
-function isIdLike(value: unknown): value is ExternalId {
-  return typeof value === 'string' || typeof value === 'number' || value === null;
-}
-
-/** Map key of a client id: 7 and "7" are different ids. */
-function idKey(id: ExternalId): string {
-  return typeof id === 'string' ? `s${id}` : `n${String(id)}`;
 }

@@ -1,4 +1,5 @@
-import type { ToolProcess, ToolSummary } from '../workspace/runtime-shape.js';
+import type { ToolSummary } from '@libos/tools';
+import type { McpProcess } from './mcp-runtime.js';
 import type { CallInfo } from './call-table.js';
 import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
@@ -9,7 +10,7 @@ import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
  * before any probe. Every other request is left to the SDK.
  */
 export function preemptMalformedToolCall(
-  process: ToolProcess,
+  process: McpProcess,
 ): (request: { readonly method: string; readonly params: unknown }) => Promise<unknown> | undefined {
   return ({ method, params }) => {
     if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;

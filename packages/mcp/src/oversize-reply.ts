@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Call, CallInfo } from './call-table.js';
-import { errorAnswer, JSON_RPC } from './classify-message.js';
+import { errorAnswer, JSON_RPC } from './json-rpc.js';
 
 /** Builds the result that stands in for a reply over the bound (undefined: a JSON-RPC error). */
 export type OversizeResult = (call: CallInfo, replyBytes: number, maxReplyBytes: number) => Record<string, unknown> | undefined;
