@@ -17,7 +17,9 @@ let api: OtelApi | null | undefined;
  * Loads `@opentelemetry/api` once if it is installed (an optional peer dependency); until it has
  * loaded, and without it, calls make no spans. Resolves when the attempt has settled.
  */
-export const telemetryReady: Promise<void> = import('@opentelemetry/api' as string).then(
+// A name in a variable: bundlers leave the import to run time instead of failing without the package.
+const OPTIONAL_PEER = '@opentelemetry/api';
+export const telemetryReady: Promise<void> = import(OPTIONAL_PEER).then(
   (module: { trace?: unknown; default?: { trace?: unknown } }) => {
     api = (module.trace === undefined ? module.default : module) as OtelApi;
   },

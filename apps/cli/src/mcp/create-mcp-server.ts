@@ -1,3 +1,4 @@
+import type { AuditCallerContext } from '@libos/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -36,6 +37,8 @@ export interface McpServerOptions {
    * that the transport can write the reply without serializing the result again.
    */
   readonly noteResult?: (id: RequestId, known: KnownStructure) => void;
+  /** The MCP session id (Streamable HTTP), which each call's audit record names. */
+  readonly sessionId?: string;
 }
 
 /**
@@ -56,7 +59,7 @@ export function createMcpServer(tools: readonly ToolSummary[], process: ToolProc
     try {
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
       const outcome = await currentCall.run({ requestId: extra.requestId }, () =>
-        process.call(request.params.name, request.params.arguments ?? {}, { signal }),
+        process.call(request.params.name, request.params.arguments ?? {}, { signal, caller: callerOf(server, options.sessionId) }),
       );
       if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
       return toCallToolResult(outcome);
@@ -67,4 +70,13 @@ export function createMcpServer(tools: readonly ToolSummary[], process: ToolProc
     }
   });
   return server;
+}
+
+// Who the audit record says made the call: the client as it named itself in `initialize`.
+function callerOf(server: Server, sessionId: string | undefined): AuditCallerContext {
+  const client = server.getClientVersion();
+  return {
+    ...(sessionId === undefined ? {} : { session: sessionId }),
+    ...(client === undefined ? {} : { client: { name: client.name, version: client.version } }),
+  };
 }

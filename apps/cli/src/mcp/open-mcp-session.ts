@@ -42,6 +42,7 @@ export async function openMcpSession(options: McpSessionOptions): Promise<McpSes
     log,
     signalOf: (id) => channel.signalOf(id),
     noteResult: (id, known) => channel.noteResult(id, known),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
   });
   server.onerror = (error) => log(error.message);
   await server.connect(channel);

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Approver, Bounds, LibosConfig } from '@libos/core';
 import { createRuntime, loadConfig } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
+import { openAuditLog } from './audit-options.js';
 import type { WorkspaceRuntime } from './runtime-shape.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
@@ -29,17 +30,22 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
   const objectStore = options.objectsUrl === undefined ? undefined : await openObjectStore(options.objectsUrl);
+  const audit = await openAuditLog(options).catch(async (error: unknown) => {
+    await Promise.allSettled([objectStore?.close(), provider.close()]);
+    throw error;
+  });
   let runtime: WorkspaceRuntime;
   try {
     runtime = await createRuntime({
       provider,
+      ...(audit === undefined ? {} : { audit }),
       ...(config === undefined ? {} : { config }),
       ...(approver === undefined ? {} : { approver }),
       ...(restore === undefined ? {} : { restore }),
       ...(objectStore === undefined ? {} : { objectStore }),
     });
   } catch (error) {
-    await objectStore?.close();
+    await Promise.allSettled([objectStore?.close(), audit?.close()]);
     if (restore === undefined) throw error;
     throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
   }
@@ -62,7 +68,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
           });
         }
       } finally {
-        await runtime.close();
+        await runtime.close().finally(() => audit?.close());
       }
     },
   };

@@ -1,4 +1,4 @@
-import type { Approver, Bounds, CallResult } from '@libos/core';
+import type { Approver, AuditCallerContext, Bounds, CallResult } from '@libos/core';
 
 /** What the CLI reads of each entry of `runtime.tools`. */
 export interface ToolSummary {
@@ -17,7 +17,7 @@ export interface ToolSummary {
 
 /** The part of a runtime process the CLI drives. */
 export interface ToolProcess {
-  call(name: string, args: unknown, options?: { readonly signal?: AbortSignal }): Promise<CallResult>;
+  call(name: string, args: unknown, options?: { readonly signal?: AbortSignal; readonly caller?: AuditCallerContext }): Promise<CallResult>;
   /** Ends the process: its calls are refused from then on and its `process:` namespace is dropped. */
   end?(): void | Promise<void>;
 }

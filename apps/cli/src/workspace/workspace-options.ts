@@ -1,4 +1,5 @@
 import { UsageError } from '../usage-error.js';
+import { auditOptionsFrom, type AuditOptions } from './audit-options.js';
 
 /** The flags every workspace command shares, for `parseArgs`. */
 export const WORKSPACE_FLAGS = {
@@ -7,6 +8,8 @@ export const WORKSPACE_FLAGS = {
   seed: { type: 'string' },
   config: { type: 'string' },
   objects: { type: 'string' },
+  audit: { type: 'string' },
+  'audit-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -20,6 +23,8 @@ export interface WorkspaceOptions {
   readonly objectsFile?: string;
   /** `--objects postgres://…`: Object Memory in that database instead of a checkpoint file. */
   readonly objectsUrl?: string;
+  /** `--audit FILE` (and `--audit-key KEY`): record every call there (docs/audit.md). */
+  readonly audit?: AuditOptions;
   /**
    * The local provider may borrow the process's working directory during its synchronous steps
    * (`borrowWorkingDirectory` of `@libos/provider-local`): set by the servers, whose process
@@ -34,6 +39,8 @@ interface WorkspaceFlagValues {
   readonly seed?: string | undefined;
   readonly config?: string | undefined;
   readonly objects?: string | undefined;
+  readonly audit?: string | undefined;
+  readonly 'audit-key'?: string | undefined;
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
@@ -56,5 +63,6 @@ export function workspaceOptionsFrom(command: string, values: WorkspaceFlagValue
     ...(values.seed === undefined ? {} : { seed: values.seed }),
     ...(values.config === undefined ? {} : { configFile: values.config }),
     ...(values.objects === undefined ? {} : POSTGRES_URL.test(values.objects) ? { objectsUrl: values.objects } : { objectsFile: values.objects }),
+    ...auditOptionsFrom(command, values.audit, values['audit-key']),
   };
 }
