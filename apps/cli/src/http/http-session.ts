@@ -84,6 +84,7 @@ export class HttpSession {
       tools: options.tools,
       process: options.process,
       log: options.log,
+      sessionIdOf: () => transport.sessionId,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       sink: async (message, _serialized, sendOptions) => {
         const related = sendOptions?.relatedRequestId;

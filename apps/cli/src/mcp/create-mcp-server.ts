@@ -37,8 +37,8 @@ export interface McpServerOptions {
    * that the transport can write the reply without serializing the result again.
    */
   readonly noteResult?: (id: RequestId, known: KnownStructure) => void;
-  /** The MCP session id (Streamable HTTP), which each call's audit record names. */
-  readonly sessionId?: string;
+  /** The MCP session id (Streamable HTTP, known once `initialize` is answered), which each call's audit record names. */
+  readonly sessionIdOf?: () => string | undefined;
 }
 
 /**
@@ -59,7 +59,7 @@ export function createMcpServer(tools: readonly ToolSummary[], process: ToolProc
     try {
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
       const outcome = await currentCall.run({ requestId: extra.requestId }, () =>
-        process.call(request.params.name, request.params.arguments ?? {}, { signal, caller: callerOf(server, options.sessionId) }),
+        process.call(request.params.name, request.params.arguments ?? {}, { signal, caller: callerOf(server, options.sessionIdOf?.()) }),
       );
       if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
       return toCallToolResult(outcome);

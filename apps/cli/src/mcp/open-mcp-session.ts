@@ -15,6 +15,8 @@ export interface McpSessionOptions {
   readonly log: (line: string) => void;
   readonly limits?: Partial<ChannelLimits>;
   readonly sessionId?: string;
+  /** The MCP session id for audit records, when it is known only later (Streamable HTTP); default `sessionId`. */
+  readonly sessionIdOf?: () => string | undefined;
 }
 
 /** One MCP session: the bounded message channel and the SDK server connected to it. */
@@ -42,7 +44,7 @@ export async function openMcpSession(options: McpSessionOptions): Promise<McpSes
     log,
     signalOf: (id) => channel.signalOf(id),
     noteResult: (id, known) => channel.noteResult(id, known),
-    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    sessionIdOf: options.sessionIdOf ?? (() => options.sessionId),
   });
   server.onerror = (error) => log(error.message);
   await server.connect(channel);
