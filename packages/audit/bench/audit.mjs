@@ -1,13 +1,14 @@
 // Bench of the audit log (root `pnpm bench` builds first): the cost it adds to a 100-byte
-// read_text_file in process (target at most 25% added), and `verify` of 1,000,000 records (target
-// at most 10 s). The baseline, the same runtime without audit, is measured in the same run,
+// read_text_file in process, on memfs and on the local provider (target at most 25% added), and
+// `verify` of 1,000,000 records (target at most 10 s). The baseline, the same runtime without audit, is measured in the same run,
 // interleaved round by round so that a change in machine load hits both alike.
 // LIBOS_BENCH_RECORDS sets the verify size (default 1000000).
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createFileAuditLog, verify } from '@libos/audit';
+import { createLocalProvider } from '@libos/provider-local';
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { createRuntime } from '@libos/tools';
 
@@ -22,8 +23,8 @@ const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-async function runtimeWith(audit) {
-  const runtime = await createRuntime({ provider: createMemfsProvider(), ...(audit === undefined ? {} : { audit }) });
+async function runtimeWith(makeProvider, audit) {
+  const runtime = await createRuntime({ provider: makeProvider(), ...(audit === undefined ? {} : { audit }) });
   const process = runtime.spawn();
   const written = await process.call('write_text_file', { path: 'small.txt', content: 'x'.repeat(100) });
   if (!written.ok) throw new Error(written.error.message);
@@ -40,27 +41,36 @@ async function round(process) {
 }
 
 try {
-  const log = await createFileAuditLog({ path: join(directory, 'in-process.log') });
-  const plain = await runtimeWith(undefined);
-  const audited = await runtimeWith(log);
-  for (let warm = 0; warm < 2; warm += 1) {
-    await round(plain.process);
-    await round(audited.process);
+  const providers = {
+    memfs: () => createMemfsProvider(),
+    local: () => {
+      mkdirSync(join(directory, 'workspace'), { recursive: true });
+      return createLocalProvider({ root: join(directory, 'workspace') });
+    },
+  };
+  for (const [name, makeProvider] of Object.entries(providers)) {
+    const log = await createFileAuditLog({ path: join(directory, `in-process-${name}.log`) });
+    const plain = await runtimeWith(makeProvider, undefined);
+    const audited = await runtimeWith(makeProvider, log);
+    for (let warm = 0; warm < 2; warm += 1) {
+      await round(plain.process);
+      await round(audited.process);
+    }
+    const without = [];
+    const withAudit = [];
+    for (let index = 0; index < ROUNDS; index += 1) {
+      without.push(await round(plain.process));
+      withAudit.push(await round(audited.process));
+    }
+    await plain.runtime.close();
+    await audited.runtime.close();
+    await log.close();
+    const base = median(without);
+    const cost = median(withAudit);
+    console.log(
+      `in-process 100-byte read (${name}): ${base.toFixed(1)} us without audit, ${cost.toFixed(1)} us with audit: ${(((cost - base) / base) * 100).toFixed(1)}% added (target <= 25%)`,
+    );
   }
-  const without = [];
-  const withAudit = [];
-  for (let index = 0; index < ROUNDS; index += 1) {
-    without.push(await round(plain.process));
-    withAudit.push(await round(audited.process));
-  }
-  await plain.runtime.close();
-  await audited.runtime.close();
-  await log.close();
-  const base = median(without);
-  const cost = median(withAudit);
-  console.log(
-    `in-process 100-byte read: ${base.toFixed(1)} us without audit, ${cost.toFixed(1)} us with audit: ${(((cost - base) / base) * 100).toFixed(1)}% added (target <= 25%)`,
-  );
 
   // A log of RECORDS call records, as a runtime writes them (paths, decision, result).
   const file = join(directory, 'million.log');

@@ -78,16 +78,15 @@ export function openRecordWriter(path: string, signingKey: KeyObject | undefined
       if (closed) throw new Error(`The audit log ${path} is closed.`);
       if (broken !== undefined) throw new Error(`The audit log ${path} stopped recording after a failed write.`, { cause: broken });
       const line = recordLine(entry, seq + 1, last);
-      const bytes = Buffer.from(`${line}\n`, 'utf8');
       try {
-        writeWhole(logFd, bytes);
+        writeLine(logFd, `${line}\n`);
       } catch (error) {
         // A torn line may now end the file: nothing may be chained after it.
         broken = error;
         throw error;
       }
       seq += 1;
-      last = sha256Hex(bytes.subarray(0, bytes.length - 1));
+      last = sha256Hex(line);
       dirty = true;
       if (seq - checkpointed >= timing.checkpointEvery) void writer.checkpoint();
     },
@@ -141,6 +140,13 @@ function openPrivate(path: PathLike): number {
     throw error;
   }
   return fd;
+}
+
+// A string goes to the kernel without a Buffer of our own; a short write (rare for a file) finishes from bytes.
+function writeLine(fd: number, text: string): void {
+  const written = writeSync(fd, text);
+  const length = Buffer.byteLength(text, 'utf8');
+  if (written < length) writeWhole(fd, Buffer.from(text, 'utf8').subarray(written));
 }
 
 function writeWhole(fd: number, bytes: Buffer): void {
