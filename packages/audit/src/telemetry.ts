@@ -12,6 +12,7 @@ interface OtelApi {
 }
 
 let api: OtelApi | null | undefined;
+let tracer: ReturnType<OtelApi['trace']['getTracer']> | undefined;
 
 /**
  * Loads `@opentelemetry/api` once if it is installed (an optional peer dependency); until it has
@@ -47,7 +48,9 @@ export function startSpan(tool: string | null, caller: { readonly session?: stri
   // A caller context comes only from an MCP server; over stdio there is no session id.
   if (caller !== undefined) attributes['mcp.method.name'] = 'tools/call';
   if (caller?.session !== undefined) attributes['mcp.session.id'] = caller.session;
-  const span = api.trace.getTracer('@libos/audit').startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_INTERNAL, attributes });
+  // The API's tracer is a proxy that finds a provider registered later too, so one is enough.
+  tracer ??= api.trace.getTracer('@libos/audit');
+  const span = tracer.startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_INTERNAL, attributes });
   return {
     end(decision, result) {
       span.setAttribute('libos.decision', decision?.outcome ?? 'none');
