@@ -1,3 +1,4 @@
+import type { AuditCallerContext } from '@libos/core';
 import type { ToolSummary } from '@libos/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -50,6 +51,8 @@ export interface McpServerOptions {
    * that the transport can write the reply without serializing the result again.
    */
   readonly noteResult?: (id: RequestId, known: KnownStructure) => void;
+  /** The MCP session id (Streamable HTTP, known once `initialize` is answered), which each call's audit record names. */
+  readonly sessionIdOf?: () => string | undefined;
 }
 
 /**
@@ -75,7 +78,7 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
       const callArguments = options.argumentsOf === undefined ? request.params.arguments : options.argumentsOf(extra.requestId);
       const outcome = await currentCall.run({ requestId: extra.requestId, server }, () =>
-        process.call(request.params.name, callArguments ?? {}, { signal }),
+        process.call(request.params.name, callArguments ?? {}, { signal, caller: callerOf(server, options.sessionIdOf?.()) }),
       );
       if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
       return toCallToolResult(outcome);
@@ -103,5 +106,14 @@ function endWithTransport(server: Server, process: McpProcess): void {
       inner?.();
       void Promise.resolve(process.end?.()).catch(() => {});
     };
+  };
+}
+
+// Who the audit record says made the call: the client as it named itself in `initialize`.
+function callerOf(server: Server, sessionId: string | undefined): AuditCallerContext {
+  const client = server.getClientVersion();
+  return {
+    ...(sessionId === undefined ? {} : { session: sessionId }),
+    ...(client === undefined ? {} : { client: { name: client.name, version: client.version } }),
   };
 }

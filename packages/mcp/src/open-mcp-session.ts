@@ -16,6 +16,8 @@ export interface McpSessionOptions {
   readonly sessionId?: string | undefined;
   readonly name?: string | undefined;
   readonly version?: string | undefined;
+  /** The MCP session id for audit records, when it is known only later (Streamable HTTP); default `sessionId`. */
+  readonly sessionIdOf?: (() => string | undefined) | undefined;
 }
 
 /** One MCP session: the bounded message channel and the SDK server connected to it. */
@@ -47,6 +49,7 @@ export async function openMcpSession(options: McpSessionOptions): Promise<McpSes
     signalOf: (id) => channel.signalOf(id),
     argumentsOf: (id) => channel.argumentsOf(id),
     noteResult: (id, known) => channel.noteResult(id, known),
+    sessionIdOf: options.sessionIdOf ?? (() => options.sessionId),
   });
   server.onerror = (error) => log(error.message);
   await server.connect(channel);

@@ -4,6 +4,7 @@ import type { Approver, Bounds, LibosConfig, OpenedProvider } from '@libos/core'
 import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
+import { openAuditLog } from './audit-options.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** What `createRuntime` takes as `objectStore`. */
@@ -36,17 +37,22 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     await opened.close?.();
     throw error;
   });
+  const audit = await openAuditLog(options, opened.hostDirectories).catch(async (error: unknown) => {
+    await Promise.allSettled([objectStore?.close(), opened.close?.()]);
+    throw error;
+  });
   let runtime: Runtime;
   try {
     runtime = await createRuntime({
       provider,
+      ...(audit === undefined ? {} : { audit }),
       ...(config === undefined ? {} : { config }),
       ...(approver === undefined ? {} : { approver }),
       ...(restore === undefined ? {} : { restore }),
       ...(objectStore === undefined ? {} : { objectStore }),
     });
   } catch (error) {
-    await objectStore?.close();
+    await Promise.allSettled([objectStore?.close(), audit?.close()]);
     await opened.close?.();
     if (restore === undefined) throw error;
     throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
@@ -73,7 +79,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
         }
       } finally {
         try {
-          await runtime.close();
+          await runtime.close().finally(() => audit?.close());
         } finally {
           await opened.close?.();
         }

@@ -79,6 +79,7 @@ export class HttpSession {
       limits: options.limits,
       name: options.name,
       version: options.version,
+      sessionIdOf: () => transport.sessionId,
       sink: async (message, _serialized, sendOptions) => {
         const related = sendOptions?.relatedRequestId;
         await transport.send(message, related === undefined ? undefined : { relatedRequestId: related });
