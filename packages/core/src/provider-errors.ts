@@ -106,6 +106,16 @@ export const providerErrors = {
     const details = actual === undefined ? { path, expected_sha256: expected } : { path, expected_sha256: expected, actual_sha256: actual };
     return make('content_conflict', message, details, options);
   },
+  /**
+   * `content_conflict` of an append: the file's size was `actual` (null: no file), not `expected`.
+   */
+  sizeConflict(path: WorkspacePath, expected: number, actual: number | null, options?: ProviderErrorOptions): LibosError {
+    const message =
+      actual === null
+        ? `${quote(path)} does not exist, but a size of ${expected} bytes was expected.`
+        : `${quote(path)} holds ${actual} bytes, not the ${expected} expected.`;
+    return make('content_conflict', message, { path, expected_size_bytes: expected, actual_size_bytes: actual }, options);
+  },
   /** `protected_path`: a recursive delete of `path` met the `.git` alias `entry`. */
   protectedPath(path: WorkspacePath, entry: WorkspacePath, options?: ProviderErrorOptions): LibosError {
     return make(
@@ -180,7 +190,7 @@ export const PROVIDER_ERROR_DETAILS: Readonly<
   directory_not_empty: { required: ['path'], optional: [] },
   symlink_refused: { required: ['path', 'link'], optional: [] },
   hard_link_refused: { required: ['path', 'links'], optional: [] },
-  content_conflict: { required: ['path', 'expected_sha256'], optional: ['actual_sha256'] },
+  content_conflict: { required: ['path'], optional: ['expected_sha256', 'actual_sha256', 'expected_size_bytes', 'actual_size_bytes'] },
   protected_path: { required: ['path', 'protected'], optional: [] },
   root_refused: { required: ['path'], optional: [] },
   changed_during_operation: { required: ['path'], optional: [] },
