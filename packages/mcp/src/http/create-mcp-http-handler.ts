@@ -170,7 +170,8 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
         response,
         refusal.status,
         rpcError(JSON_RPC.invalidRequest, refusal.message),
-        refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+        // A client turned away before authentication keeps no connection open to try again on.
+        refusal.status === 401 ? { 'www-authenticate': 'Bearer', connection: 'close' } : { connection: 'close' },
       );
     }
     const header = request.headers['mcp-session-id'];
