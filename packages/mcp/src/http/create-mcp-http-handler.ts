@@ -6,7 +6,7 @@ import type { McpRuntime } from '../mcp-runtime.js';
 import { BodyBudget } from './body-budget.js';
 import { checkAccess } from './check-access.js';
 import { HttpSession } from './http-session.js';
-import { BodyBudgetSpent, BodyTooLarge, readBody } from './read-body.js';
+import { BodyBudgetSpent, BodyTimedOut, BodyTooLarge, readBody } from './read-body.js';
 import { rpcError, sendJson } from './send-json.js';
 
 export interface McpHttpHandlerOptions {
@@ -22,8 +22,10 @@ export interface McpHttpHandlerOptions {
   readonly maxSessions?: number;
   /** How long `close()` waits for replies still unwritten before ending their sessions (default 30 s). */
   readonly drainMs?: number;
-  /** The request-body bytes held at once by all requests (default: 8 of the largest). */
+  /** The request-body bytes held at once by all requests, counted as they arrive (default: 8 of the largest). */
   readonly maxBodyBytes?: number;
+  /** How long one request's body may take to arrive whole once its headers have (default 30 s; then 408). */
+  readonly bodyTimeoutMs?: number;
   readonly limits?: Partial<ChannelLimits>;
   readonly log?: (line: string) => void;
   readonly name?: string;
@@ -46,6 +48,7 @@ export interface McpHttpHandler {
 const DEFAULT_IDLE_MS = 900_000;
 const DEFAULT_MAX_SESSIONS = 256;
 const DEFAULT_DRAIN_MS = 30_000;
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /** As many of the largest bodies as a session has calls in flight. */
 const BODIES_HELD = 8;
 
@@ -106,12 +109,17 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     let body: unknown;
     let bytes = 0;
     try {
-      const read = await readBody(request, maxRequestBytes, bodies, taken);
+      const read = await readBody(request, maxRequestBytes, bodies, taken, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
       bytes = read.length;
       body = JSON.parse(read.toString('utf8'));
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         return sendJson(response, 413, rpcError(JSON_RPC.invalidRequest, `Request too large: a message may be at most ${maxRequestBytes} bytes.`), {
+          connection: 'close',
+        });
+      }
+      if (error instanceof BodyTimedOut) {
+        return sendJson(response, 408, rpcError(JSON_RPC.invalidRequest, 'Request timeout: the body did not arrive in time.'), {
           connection: 'close',
         });
       }
@@ -162,7 +170,8 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
         response,
         refusal.status,
         rpcError(JSON_RPC.invalidRequest, refusal.message),
-        refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+        // A client turned away before authentication keeps no connection open to try again on.
+        refusal.status === 401 ? { 'www-authenticate': 'Bearer', connection: 'close' } : { connection: 'close' },
       );
     }
     const header = request.headers['mcp-session-id'];

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { createRuntime } from '@libos/tools';
@@ -65,4 +66,27 @@ export async function callTool(url: URL, headers: Record<string, string>, id: nu
   const text = await response.text();
   const data = text.startsWith('{') ? text : (/^data: (.*)$/mu.exec(text)?.[1] ?? text);
   return { status: response.status, message: JSON.parse(data) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown> } } };
+}
+
+/** A POST through node:http from `localAddress` (another loopback source than the attacker's). */
+export function postFrom(
+  url: URL,
+  localAddress: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: 'POST', localAddress, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }
