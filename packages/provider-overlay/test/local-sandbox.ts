@@ -56,10 +56,11 @@ function lstatQuietly(hostPath: string) {
 }
 
 /** Names, kinds, modes, link targets and bytes of every entry below `directory` (no times), as comparable text. */
-export function treeFingerprint(directory: string): string {
+export function treeFingerprint(directory: string, skipTopNames: readonly string[] = []): string {
   const hash = createHash('sha256');
   const visit = (host: string, relative: string): void => {
     for (const name of readdirSync(host).sort()) {
+      if (relative === '' && skipTopNames.includes(name)) continue;
       const path = join(host, name);
       const status = lstatSync(path);
       hash.update(`${relative}/${name}\0${status.mode}\0`);

@@ -1,4 +1,5 @@
 import { LibosError, resolveWorkspacePath, type Authority, type Bounds, type CallResult, type FileSystemProviderV1, type Permit } from '@libos/core';
+import { tagProviderCalls } from './tag-provider-calls.js';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
@@ -125,7 +126,8 @@ function createContext(
   let argumentsSha256: string | undefined;
   const context: ToolContext = {
     process: state,
-    provider: environment.provider,
+    // Tagged with the tool's name for providers that record which tool changed what.
+    provider: tagProviderCalls(environment.provider, toolName),
     authority: environment.authority,
     memory: environment.memory,
     bounds: environment.bounds,
