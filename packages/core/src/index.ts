@@ -22,11 +22,15 @@ export {
 } from './workspace-path.js';
 export type { WorkspacePath } from './workspace-path.js';
 export type {
+  AppendFileOptions,
+  CopyFileOptions,
   DeleteDirectoryOptions,
   DeleteFileOptions,
   DirectoryEntry,
   DirectoryListing,
   EntryKind,
+  FileAppend,
+  FileRangeRead,
   FileRead,
   FileSystemProviderV1,
   ListDirectoryOptions,
@@ -35,6 +39,7 @@ export type {
   ProviderCallOptions,
   ProviderCapabilities,
   ReadFileOptions,
+  ReadFileRangeOptions,
   RenameOptions,
   StatOptions,
   WriteFileOptions,
@@ -66,3 +71,14 @@ export { diffLines } from './line-diff.js';
 export type { DiffRun } from './line-diff.js';
 export { DIFF_CONTEXT_LINES, boundDiff, unifiedDiffLines } from './unified-diff.js';
 export type { BoundedDiff } from './unified-diff.js';
+export type { Backend, BackendFlag, ObjectStoreBackend, OpenedProvider, ProviderBackend, ProviderBackendRequest } from './backend.js';
+export type {
+  AuditApproval,
+  AuditCall,
+  AuditCallStart,
+  AuditCallerContext,
+  AuditClient,
+  AuditDecision,
+  AuditSession,
+  AuditTrail,
+} from './audit-trail.js';
