@@ -67,6 +67,10 @@ export type {
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
+export { diffLines } from './line-diff.js';
+export type { DiffRun } from './line-diff.js';
+export { DIFF_CONTEXT_LINES, boundDiff, unifiedDiffLines } from './unified-diff.js';
+export type { BoundedDiff } from './unified-diff.js';
 export type { Backend, BackendFlag, ObjectStoreBackend, OpenedProvider, ProviderBackend, ProviderBackendRequest } from './backend.js';
 export type {
   AuditApproval,
