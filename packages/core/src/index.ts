@@ -62,3 +62,18 @@ export type {
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
+export type {
+  DeclareNamespaceOptions,
+  ObjectStoreCapabilities,
+  ObjectStoreCreateOptions,
+  ObjectStoreQuota,
+  ObjectStoreUsage,
+  ObjectStoreV1,
+  StoreCallOptions,
+} from './object-store.js';
+export { OBJECT_STORE_ERROR_DETAILS, checkStoreSignal, objectStoreErrors } from './object-store-errors.js';
+export type { StoreFailureReason } from './object-store-errors.js';
+export { OID_PATTERN } from './memory-object.js';
+export type { JsonValue, MemoryObject } from './memory-object.js';
+export { OBJECT_TYPES, isObjectType } from './object-types.js';
+export type { ObjectType } from './object-types.js';
