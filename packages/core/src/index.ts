@@ -22,11 +22,15 @@ export {
 } from './workspace-path.js';
 export type { WorkspacePath } from './workspace-path.js';
 export type {
+  AppendFileOptions,
+  CopyFileOptions,
   DeleteDirectoryOptions,
   DeleteFileOptions,
   DirectoryEntry,
   DirectoryListing,
   EntryKind,
+  FileAppend,
+  FileRangeRead,
   FileRead,
   FileSystemProviderV1,
   ListDirectoryOptions,
@@ -35,6 +39,7 @@ export type {
   ProviderCallOptions,
   ProviderCapabilities,
   ReadFileOptions,
+  ReadFileRangeOptions,
   RenameOptions,
   StatOptions,
   WriteFileOptions,
@@ -77,3 +82,14 @@ export { OID_PATTERN } from './memory-object.js';
 export type { JsonValue, MemoryObject } from './memory-object.js';
 export { OBJECT_TYPES, isObjectType } from './object-types.js';
 export type { ObjectType } from './object-types.js';
+export type { Backend, BackendFlag, ObjectStoreBackend, OpenedProvider, ProviderBackend, ProviderBackendRequest } from './backend.js';
+export type {
+  AuditApproval,
+  AuditCall,
+  AuditCallStart,
+  AuditCallerContext,
+  AuditClient,
+  AuditDecision,
+  AuditSession,
+  AuditTrail,
+} from './audit-trail.js';

@@ -1,4 +1,7 @@
 import { uniqueCases } from '@libos/conformance-harness';
+import { appendCases } from './cases/append-cases.js';
+import { copyCases } from './cases/copy-cases.js';
+import { rangeCases } from './cases/range-cases.js';
 import { cancellationCases } from './cases/cancellation-cases.js';
 import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
 import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
@@ -34,6 +37,9 @@ export const conformanceCases: readonly ConformanceCase[] = uniqueCases([
   ...deleteFileCases,
   ...deleteDirectoryCases,
   ...renameCases,
+  ...appendCases,
+  ...copyCases,
+  ...rangeCases,
   ...symlinkCases,
   ...hardLinkCases,
   ...specialFileCases,
