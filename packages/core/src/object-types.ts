@@ -1,4 +1,4 @@
-/** The closed set of Object types (CONTRACT.md section 3). */
+/** The closed set of Object types (docs/objects.md). */
 export const OBJECT_TYPES = [
   'task',
   'goal',

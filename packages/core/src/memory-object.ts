@@ -1,4 +1,4 @@
-import type { Label } from '@libos/core';
+import type { Label } from './authority.js';
 import type { ObjectType } from './object-types.js';
 
 /** A plain JSON value, as stored in an Object's payload. */
