@@ -15,6 +15,16 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   tools: async () => (await import('./commands/tools-command.js')).toolsCommand,
   shell: async () => (await import('./commands/shell-command.js')).shellCommand,
   demo: async () => (await import('./commands/demo-command.js')).demoCommand,
+  // The person's side of `--overlay` (docs/overlay.md): changes, diff, apply, undo-apply, ...
+  ...Object.fromEntries(
+    ['changes', 'diff', 'apply', 'undo-apply', 'discard', 'history', 'rewind'].map((name) => [
+      name,
+      async () => {
+        const { overlayCommand } = await import('./commands/overlay-commands.js');
+        return (args: readonly string[]) => overlayCommand(name, args);
+      },
+    ]),
+  ),
 };
 
 /**

@@ -36,6 +36,8 @@ ${backendLines()}
   --objects postgres://USER@HOST:PORT/DB
                          Keep Objects in PostgreSQL instead, shared with every libos on that database
                          (declared namespaces persist; grant uses are shared under the config's policy_id)
+  --overlay STATE        Keep every change the agent makes in this state file (outside the workspace)
+                         instead of the workspace; review it with libos changes, diff, apply
   -h, --help             Show this help
 `;
 
@@ -50,6 +52,8 @@ Commands:
   call      Run one tool call and print its JSON result
   tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
   shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
+  changes   List what an agent on --overlay STATE changed        (also: diff, apply, undo-apply,
+            discard, history, rewind; see libos changes --help)
   demo      A guided tour of the tools on a demo workspace
 
 Run \`libos <command> --help\` for a command's options. \`libos --version\` prints the version.

@@ -8,6 +8,7 @@ export const WORKSPACE_FLAGS = {
   provider: { type: 'string' },
   config: { type: 'string' },
   objects: { type: 'string' },
+  overlay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -23,6 +24,8 @@ export interface WorkspaceOptions {
   readonly objectsFile?: string;
   /** `--objects URL` with a scheme an Object store backend opens, instead of a checkpoint file. */
   readonly objectsUrl?: string;
+  /** `--overlay STATE`: the agent works on an overlay kept in this state file (docs/overlay.md). */
+  readonly overlayFile?: string;
   /**
    * The local provider may borrow the process's working directory during its synchronous steps
    * (`borrowWorkingDirectory` of `@libos/provider-local`): set by the servers, whose process
@@ -66,6 +69,7 @@ export function workspaceOptionsFrom(
     ...(Object.keys(given).length === 0 ? {} : { backendFlags: given }),
     ...(stringFlag(values, 'config') === undefined ? {} : { configFile: stringFlag(values, 'config')! }),
     ...(objects === undefined ? {} : objectsOption(command, objects, registry)),
+    ...(stringFlag(values, 'overlay') === undefined ? {} : { overlayFile: stringFlag(values, 'overlay')! }),
   };
 }
 
