@@ -86,6 +86,7 @@ export async function casWrite(
       !LibosError.is(
         error,
         'content_conflict',
+        'changed_during_operation',
         'already_exists',
         'not_a_file',
         'not_a_directory',
