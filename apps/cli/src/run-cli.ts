@@ -16,6 +16,16 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   shell: async () => (await import('./commands/shell-command.js')).shellCommand,
   demo: async () => (await import('./commands/demo-command.js')).demoCommand,
   audit: async () => (await import('./commands/audit-command.js')).auditCommand,
+  // The person's side of `--overlay` (docs/overlay.md): changes, diff, apply, undo-apply, ...
+  ...Object.fromEntries(
+    ['changes', 'diff', 'apply', 'undo-apply', 'discard', 'history', 'rewind'].map((name) => [
+      name,
+      async () => {
+        const { overlayCommand } = await import('./commands/overlay-commands.js');
+        return (args: readonly string[]) => overlayCommand(name, args);
+      },
+    ]),
+  ),
 };
 
 /**

@@ -86,6 +86,7 @@ export async function casWrite(
       !LibosError.is(
         error,
         'content_conflict',
+        'changed_during_operation',
         'already_exists',
         'not_a_file',
         'not_a_directory',
@@ -126,7 +127,19 @@ export async function casDeleteFile(
   try {
     await lower.rename(path, aside, { overwrite: false });
   } catch (error) {
-    if (!LibosError.is(error, 'not_found', 'not_a_file', 'symlink_refused', 'hard_link_refused', 'not_a_directory', 'already_exists')) throw error;
+    if (
+      !LibosError.is(
+        error,
+        'not_found',
+        'not_a_file',
+        'symlink_refused',
+        'hard_link_refused',
+        'not_a_directory',
+        'already_exists',
+        'changed_during_operation',
+      )
+    )
+      throw error;
     return conflictOf(path, expected, await observe(lower, path));
   }
   return settleAside(lower, path, sha256, aside);

@@ -39,6 +39,8 @@ ${backendLines()}
   --audit FILE           Record every call (never its content) in FILE, chained and checkpointed; FILE
                          must lie outside the root (see \`libos audit --help\`)
   --audit-key KEY        Sign the audit checkpoints with this Ed25519 key (from \`libos audit keygen\`)
+  --overlay STATE        Keep every change the agent makes in this state file (outside the workspace)
+                         instead of the workspace; review it with libos changes, diff, apply
   -h, --help             Show this help
 `;
 
@@ -53,6 +55,8 @@ Commands:
   call      Run one tool call and print its JSON result
   tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
   shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
+  changes   List what an agent on --overlay STATE changed        (also: diff, apply, undo-apply,
+            discard, history, rewind; see libos changes --help)
   demo      A guided tour of the tools on a demo workspace
   audit     Make a signing key, verify or show an audit log (keygen, verify, show)
 

@@ -5,6 +5,7 @@ import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
 import { openAuditLog } from './audit-options.js';
+import { overlayOver } from './overlay-workspace.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** What `createRuntime` takes as `objectStore`. */
@@ -28,7 +29,8 @@ export interface OpenWorkspace {
  */
 export async function openWorkspace(options: WorkspaceOptions, approver?: Approver): Promise<OpenWorkspace> {
   const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
-  const opened = await openProvider(options);
+  const lower = await openProvider(options);
+  const opened = options.overlayFile === undefined ? lower : (await overlayOver(lower, options.overlayFile)).opened;
   const { provider } = opened;
   // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
@@ -120,7 +122,7 @@ export async function readConfig(file: string): Promise<LibosConfig> {
 }
 
 /** The chosen backend's provider; a value it refuses is a UsageError naming the flag. */
-async function openProvider(options: WorkspaceOptions): Promise<OpenedProvider> {
+export async function openProvider(options: WorkspaceOptions): Promise<OpenedProvider> {
   const backend = BACKEND_REGISTRY.provider(options.provider);
   if (backend === undefined) throw new UsageError(`libos: --provider: no provider backend is named '${options.provider}'`);
   try {

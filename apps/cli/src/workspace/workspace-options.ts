@@ -11,6 +11,7 @@ export const WORKSPACE_FLAGS = {
   objects: { type: 'string' },
   audit: { type: 'string' },
   'audit-key': { type: 'string' },
+  overlay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -28,6 +29,8 @@ export interface WorkspaceOptions {
   readonly objectsUrl?: string;
   /** `--audit FILE` (and `--audit-key KEY`): record every call there (docs/audit.md). */
   readonly audit?: AuditOptions;
+  /** `--overlay STATE`: the agent works on an overlay kept in this state file (docs/overlay.md). */
+  readonly overlayFile?: string;
   /**
    * The local provider may borrow the process's working directory during its synchronous steps
    * (`borrowWorkingDirectory` of `@libos/provider-local`): set by the servers, whose process
@@ -72,6 +75,7 @@ export function workspaceOptionsFrom(
     ...(stringFlag(values, 'config') === undefined ? {} : { configFile: stringFlag(values, 'config')! }),
     ...(objects === undefined ? {} : objectsOption(command, objects, registry)),
     ...auditOptionsFrom(command, stringFlag(values, 'audit'), stringFlag(values, 'audit-key')),
+    ...(stringFlag(values, 'overlay') === undefined ? {} : { overlayFile: stringFlag(values, 'overlay')! }),
   };
 }
 

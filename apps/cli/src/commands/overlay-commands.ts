@@ -1,0 +1,143 @@
+import { parseArgs } from 'node:util';
+import { LibosError } from '@libos/core';
+import { openOverlay, type Overlay } from '@libos/provider-overlay';
+import { parseCommandLine, strictArgs } from '../parse-command-line.js';
+import { UsageError } from '../usage-error.js';
+import { openProvider } from '../workspace/open-workspace.js';
+import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
+import { OVERLAY_HELP } from './overlay-help.js';
+
+/** The exit status of `libos apply` when some paths conflicted (docs/overlay.md). */
+const CONFLICT_EXIT_STATUS = 3;
+
+const FLAGS = {
+  ...WORKSPACE_FLAGS,
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'all-or-nothing': { type: 'boolean' },
+} as const;
+
+type Values = Readonly<Record<string, string | boolean | undefined>>;
+
+interface OverlayCommand {
+  /** Flags of this command beyond `--root`, `--provider`, `--overlay` and the backend's. */
+  readonly flags: readonly string[];
+  /** Most positionals allowed (Infinity for paths). */
+  readonly positionals: number;
+  readonly minimum?: number;
+  run(overlay: Overlay, positionals: readonly string[], values: Values): Promise<{ output: string; status: number }>;
+}
+
+const json = (value: unknown, status = 0) => ({ output: `${JSON.stringify(value, null, 2)}\n`, status });
+const paths = (positionals: readonly string[]) => (positionals.length === 0 ? {} : { paths: positionals });
+
+function integer(command: string, flag: string, value: string | boolean | undefined, minimum: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/u.test(value) || Number(value) < minimum) {
+    throw new UsageError(`${command}: --${flag} needs an integer of at least ${minimum}, not '${String(value)}'`);
+  }
+  return Number(value);
+}
+
+/** The person's commands, as data: each opens the overlay, runs one operation and prints its JSON. */
+const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
+  changes: {
+    flags: ['limit', 'cursor'],
+    positionals: 0,
+    run: async (overlay, _positionals, values) => {
+      const limit = integer('libos changes', 'limit', values.limit, 1);
+      const cursor = typeof values.cursor === 'string' ? values.cursor : undefined;
+      return json(await overlay.changes({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }));
+    },
+  },
+  diff: {
+    flags: ['max-bytes'],
+    positionals: Number.POSITIVE_INFINITY,
+    run: async (overlay, positionals, values) => {
+      const maxBytes = integer('libos diff', 'max-bytes', values['max-bytes'], 1);
+      const { text } = await overlay.diff({ ...paths(positionals), ...(maxBytes === undefined ? {} : { maxBytes }) });
+      return { output: text, status: 0 };
+    },
+  },
+  apply: {
+    flags: ['all-or-nothing'],
+    positionals: Number.POSITIVE_INFINITY,
+    run: async (overlay, positionals, values) => {
+      const result = await overlay.apply({ ...paths(positionals), mode: values['all-or-nothing'] === true ? 'all_or_nothing' : 'per_file' });
+      return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
+    },
+  },
+  'undo-apply': {
+    flags: [],
+    positionals: 1,
+    minimum: 1,
+    run: async (overlay, positionals) => json(await overlay.undoApply(positionals[0] as string)),
+  },
+  discard: {
+    flags: [],
+    positionals: Number.POSITIVE_INFINITY,
+    run: async (overlay, positionals) => json(await overlay.discard(paths(positionals))),
+  },
+  history: { flags: [], positionals: 0, run: async (overlay) => json(await overlay.history()) },
+  rewind: {
+    flags: [],
+    positionals: 1,
+    minimum: 1,
+    run: async (overlay, positionals) => {
+      const seq = integer('libos rewind', 'SEQ', positionals[0], 0) as number;
+      return json(await overlay.rewind(seq));
+    },
+  },
+};
+
+/** The names of the person's overlay commands. */
+export const OVERLAY_COMMAND_NAMES = Object.keys(COMMANDS);
+
+/** Runs `libos NAME` for one of the overlay commands: 0, 3 for an apply with conflicts, 2 for bad input. */
+export async function overlayCommand(name: string, args: readonly string[]): Promise<number> {
+  const command = COMMANDS[name];
+  if (command === undefined) throw new UsageError(`libos: unknown command '${name}'`);
+  const label = `libos ${name}`;
+  const { values, positionals } = parseCommandLine(label, () => parseArgs(strictArgs(args, FLAGS)));
+  if (values.help === true) {
+    process.stdout.write(OVERLAY_HELP[name] ?? '');
+    return 0;
+  }
+  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing']) {
+    if (values[flag as keyof typeof values] !== undefined && !command.flags.includes(flag)) {
+      throw new UsageError(`${label}: --${flag} is not an option of this command (see \`${label} --help\`)`);
+    }
+  }
+  if (positionals.length > command.positionals)
+    throw new UsageError(`${label}: unexpected argument '${positionals[command.positionals]}' (see \`${label} --help\`)`);
+  if (positionals.length < (command.minimum ?? 0)) throw new UsageError(`${label}: missing argument (see \`${label} --help\`)`);
+  const state = values.overlay;
+  if (typeof state !== 'string') throw new UsageError(`${label}: needs --overlay STATE, the state file the agent's server used`);
+  const options = workspaceOptionsFrom(label, values);
+  const lower = await openProvider(options);
+  let overlay: Overlay;
+  try {
+    overlay = await openOverlay({
+      lower: lower.provider,
+      state,
+      ...(lower.hostDirectories[0] === undefined ? {} : { lowerRoot: lower.hostDirectories[0] }),
+    });
+  } catch (error) {
+    await lower.provider.close();
+    await lower.close?.();
+    throw new UsageError(`${label}: --overlay ${state}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    const { output, status } = await command.run(overlay, positionals, values);
+    process.stdout.write(output);
+    return status;
+  } catch (error) {
+    if (LibosError.is(error, 'invalid_arguments', 'invalid_path')) throw new UsageError(`${label}: ${error.message}`);
+    throw error;
+  } finally {
+    await overlay.close();
+    await lower.provider.close();
+    await lower.close?.();
+  }
+}

@@ -1,0 +1,53 @@
+const COMMON = `Options:
+  --root DIR             The workspace the agent's overlay lies on (default: the current directory)
+  --provider NAME        Its provider, as given to the agent's server (default: local)
+  --overlay STATE        The overlay state file the agent's server was started with (required)
+  -h, --help             Show this help
+`;
+
+/** `--help` of each overlay command (docs/overlay.md). */
+export const OVERLAY_HELP: Readonly<Record<string, string>> = {
+  changes: `Usage: libos changes --root DIR --overlay STATE [--limit N] [--cursor C]
+
+Lists what the agent changed, in path order, as JSON: {changes, totals, next_cursor}. Each change is
+{path, change (added|modified|deleted|replaced), kind, base, current, files_within}; totals count
+every change whatever the page. Pass next_cursor back as --cursor for the next page.
+
+  --limit N              At most N changes (default 1000)
+  --cursor C             Continue after the page that returned C
+${COMMON}`,
+  diff: `Usage: libos diff --root DIR --overlay STATE [PATH...] [--max-bytes N]
+
+Prints a unified diff of the agent's changes (all, or those at or below each PATH). Binary files
+show their sizes and SHA-256. Past N bytes the diff stops with a last line saying so.
+
+  --max-bytes N          Cut the diff at N bytes (default 1048576)
+${COMMON}`,
+  apply: `Usage: libos apply --root DIR --overlay STATE [PATH...] [--all-or-nothing]
+
+Writes the agent's changes (all, or those at or below each PATH) into the workspace, each only if
+the file on disk is still the one the agent started from (by content). Prints
+{apply_id, applied, conflicts}; exits 0, or 3 when some paths conflicted (they stay as they are).
+
+  --all-or-nothing       Apply nothing if any path conflicts
+${COMMON}`,
+  'undo-apply': `Usage: libos undo-apply ID --root DIR --overlay STATE
+
+Puts back what apply ID replaced, each path only if it still holds what the apply wrote, and puts
+the changes back in the overlay. Prints {restored, conflicts}.
+${COMMON}`,
+  discard: `Usage: libos discard --root DIR --overlay STATE [PATH...]
+
+Drops the agent's changes (all, or those at or below each PATH); the agent sees the workspace there
+again. Prints {discarded}.
+${COMMON}`,
+  history: `Usage: libos history --root DIR --overlay STATE
+
+Prints the agent's changing calls since the last apply or discard: {calls: [{seq, tool, paths, at}]}.
+${COMMON}`,
+  rewind: `Usage: libos rewind SEQ --root DIR --overlay STATE
+
+Returns the overlay to where it was right after call SEQ (0: before the first), undoing the later
+calls' changes. Prints {rewound}, the number of calls undone.
+${COMMON}`,
+};
