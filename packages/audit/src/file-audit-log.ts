@@ -111,9 +111,18 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
       });
       append(marker('session_start', 0));
       let ended = false;
+      let inFlight = 0;
+      let settled: (() => void) | undefined;
       const session: FileAuditSession = {
         id,
-        begin: (start) => openCallRecorder(id, start, append),
+        begin(start) {
+          inFlight += 1;
+          return openCallRecorder(id, start, (entry) => {
+            append(entry);
+            inFlight -= 1;
+            if (inFlight === 0) settled?.();
+          });
+        },
         async recordOperation(operation) {
           append({
             time: new Date().toISOString(),
@@ -134,6 +143,17 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
           if (ended) return;
           ended = true;
           open.delete(session);
+          // Calls still running (a runtime closed under them) get their records before the end
+          // record, unless one waits on a person longer than a shutdown can wait.
+          if (inFlight > 0) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, END_WAIT_MS);
+              settled = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
           append(marker('session_end', roundMs(performance.now() - started)));
         },
       };
@@ -153,6 +173,8 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
     },
   };
 }
+
+const END_WAIT_MS = 2000;
 
 /** Milliseconds to the microsecond, so records stay short. */
 export function roundMs(value: number): number {

@@ -57,6 +57,12 @@ export function openRecordWriter(path: string, signingKey: KeyObject | undefined
     closeSync(checkpointFd);
     throw new TypeError(`The file ${path} is not an audit log this writer can continue: its last line is not a record.`, { cause: error });
   }
+  if (checkpointed > seq) {
+    // Records a checkpoint vouches for are gone: continuing would bury the evidence under new ones.
+    closeSync(logFd);
+    closeSync(checkpointFd);
+    throw new TypeError(`The audit log ${path} holds fewer records than its last checkpoint names (it was truncated); run libos audit verify.`);
+  }
   let dirty = false;
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown;
