@@ -132,6 +132,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const PREV_KEY = Buffer.from(',"prev":"');
+const SEQ_KEY = Buffer.from(',"seq":');
 
 // Canonical JSON escapes every quote inside a string, so this key can only be the record's own.
 function prevOf(line: Buffer): string | undefined {
@@ -157,7 +158,7 @@ function parseRecord(line: Buffer): { prev: string } | undefined {
 
 // Records are canonical JSON, so `seq` sits between `result` and `session`: found without a parse.
 function seqOf(line: Buffer): number | undefined {
-  const at = line.lastIndexOf(',"seq":');
+  const at = line.lastIndexOf(SEQ_KEY);
   if (at === -1) return undefined;
   let value = 0;
   let index = at + 7;
