@@ -66,11 +66,16 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   const lock = takeWriterLock(path);
   let writer: RecordWriter;
   try {
-    writer = openRecordWriter(path, signingKey, {
-      checkpointEvery: options.checkpointEvery ?? 1000,
-      checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
-      flushIntervalMs: options.flushIntervalMs ?? 1000,
-    });
+    writer = openRecordWriter(
+      path,
+      signingKey,
+      {
+        checkpointEvery: options.checkpointEvery ?? 1000,
+        checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
+        flushIntervalMs: options.flushIntervalMs ?? 1000,
+      },
+      (error) => report(error),
+    );
   } catch (error) {
     lock.release();
     throw new LibosError('invalid_arguments', error instanceof Error ? error.message : `The audit log ${path} cannot be opened.`, { cause: error });
@@ -78,12 +83,16 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   const open = new Set<FileAuditSession>();
   let closing: Promise<void> | undefined;
   let reported = false;
-  const append = (entry: AuditEntry): void => {
+  const report = (error: unknown) => {
+    if (!reported) options.onError?.(error);
+    reported = true;
+  };
+  const append = (entry: AuditEntry): Promise<void> => {
     try {
-      writer.append(entry);
+      return writer.append(entry);
     } catch (error) {
-      if (!reported) options.onError?.(error);
-      reported = true;
+      report(error);
+      return DONE;
     }
   };
 
@@ -109,7 +118,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         effects: [],
         duration_ms: durationMs,
       });
-      append(marker('session_start', 0));
+      await append(marker('session_start', 0));
       let ended = false;
       let inFlight = 0;
       let settled: (() => void) | undefined;
@@ -118,13 +127,14 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         begin(start) {
           inFlight += 1;
           return openCallRecorder(id, start, (entry) => {
-            append(entry);
+            const written = append(entry);
             inFlight -= 1;
             if (inFlight === 0) settled?.();
+            return written;
           });
         },
         async recordOperation(operation) {
-          append({
+          await append({
             time: new Date().toISOString(),
             session: id,
             process: null,
@@ -154,7 +164,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
               };
             });
           }
-          append(marker('session_end', roundMs(performance.now() - started)));
+          await append(marker('session_end', roundMs(performance.now() - started)));
         },
       };
       open.add(session);
@@ -175,6 +185,8 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
 }
 
 const END_WAIT_MS = 2000;
+
+const DONE = Promise.resolve();
 
 /** Milliseconds to the microsecond, so records stay short. */
 export function roundMs(value: number): number {
