@@ -24,6 +24,7 @@ const STAGES: readonly (readonly { directory: string; output: string }[])[] = [
     { directory: 'packages/tools', output: 'dist/index.js' },
     { directory: 'packages/object-store-postgres', output: 'dist/index.js' },
   ],
+  [{ directory: 'packages/mcp', output: 'dist/index.js' }],
   [{ directory: 'apps/cli', output: 'dist/main.js' }],
 ];
 

@@ -9,6 +9,8 @@ import { failureOf, startMcpSession, type McpSession } from './support/mcp-sessi
 type JsonSchema = Parameters<AjvJsonSchemaValidator['getValidator']>[0];
 
 const TOOL_NAMES = [
+  'append_text_file',
+  'copy_file',
   'create_object_from_file',
   'delete_directory',
   'delete_file',
@@ -101,6 +103,7 @@ describe('libos mcp over stdio (local provider)', () => {
       count: 1,
       truncated: false,
       files_searched: 1,
+      stopped: null,
     });
     expect(expectSuccess(await session.call('move_file', { from: 'a.txt', to: 'b.txt' }))).toEqual({
       from: 'work/a.txt',

@@ -21,13 +21,15 @@ export function auditOptionsFrom(command: string, file: string | undefined, keyF
 
 /**
  * Opens the audit log of `--audit` (loaded only then: it brings the lock's native addon), refusing
- * one inside the served root or held by another writer with a one-line UsageError (exit 2).
+ * one inside any host directory the agent reaches, or held by another writer, with a one-line
+ * UsageError (exit 2).
  */
-export async function openAuditLog(options: WorkspaceOptions): Promise<FileAuditLog | undefined> {
+export async function openAuditLog(options: WorkspaceOptions, hostDirectories: readonly string[]): Promise<FileAuditLog | undefined> {
   const audit = options.audit;
   if (audit === undefined) return undefined;
-  if (options.provider === 'local' && isWithin(resolve(audit.file), resolve(options.root))) {
-    throw new UsageError(`libos: --audit ${audit.file}: the audit log must lie outside the served root ${options.root}`);
+  const inside = hostDirectories.find((directory) => isWithin(resolve(audit.file), resolve(directory)));
+  if (inside !== undefined) {
+    throw new UsageError(`libos: --audit ${audit.file}: the audit log must lie outside the served root ${inside}`);
   }
   const signingKey =
     audit.keyFile === undefined
