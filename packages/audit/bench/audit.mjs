@@ -77,11 +77,16 @@ try {
   const big = await createFileAuditLog({ path: file });
   const session = await big.openSession({ provider: 'bench' });
   const writeStarted = performance.now();
-  for (let index = 2; index < RECORDS; index += 1) {
-    const call = session.begin({ process: 'pid_0123456789abcdef', tool: 'read_text_file', arguments: { path: `dir/file-${index}.txt` } });
-    call.notePath(`dir/file-${index}.txt`);
-    call.noteDecision({ outcome: 'allowed', rule: null });
-    await call.finish({ ok: true, result: {} });
+  // A thousand calls ending together, as under load: their records share writes.
+  for (let first = 2; first < RECORDS; first += 1000) {
+    const finished = [];
+    for (let index = first; index < Math.min(first + 1000, RECORDS); index += 1) {
+      const call = session.begin({ process: 'pid_0123456789abcdef', tool: 'read_text_file', arguments: { path: `dir/file-${index}.txt` } });
+      call.notePath(`dir/file-${index}.txt`);
+      call.noteDecision({ outcome: 'allowed', rule: null });
+      finished.push(call.finish({ ok: true, result: {} }));
+    }
+    await Promise.all(finished);
   }
   await session.end();
   await big.close();

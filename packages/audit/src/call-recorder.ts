@@ -7,12 +7,10 @@ import { watchProvider } from './watch-provider.js';
 // A search names one root, a move two: a call naming more keeps its first ones (a record stays small).
 const MAX_PATHS = 64;
 
-const DONE = Promise.resolve();
-
 const STRENGTH = { allowed: 0, asked: 1, denied: 2 } as const;
 
 /** The record of one call: what it named, how it was decided, what it changed, and how it ended. */
-export function openCallRecorder(session: string, start: AuditCallStart, append: (entry: AuditEntry) => void): AuditCall {
+export function openCallRecorder(session: string, start: AuditCallStart, append: (entry: AuditEntry) => Promise<void>): AuditCall {
   const time = new Date().toISOString();
   const started = performance.now();
   // Hashed now: a caller may change its arguments object once the call has begun.
@@ -38,7 +36,7 @@ export function openCallRecorder(session: string, start: AuditCallStart, append:
       };
     },
     finish(result: CallResult) {
-      append({
+      const written = append({
         time,
         session: caller?.session ?? session,
         process: start.process,
@@ -52,7 +50,7 @@ export function openCallRecorder(session: string, start: AuditCallStart, append:
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
       });
       span?.end(decision, result);
-      return DONE;
+      return written;
     },
   };
 }

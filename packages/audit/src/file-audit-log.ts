@@ -66,11 +66,16 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   const lock = takeWriterLock(path);
   let writer: RecordWriter;
   try {
-    writer = openRecordWriter(path, signingKey, {
-      checkpointEvery: options.checkpointEvery ?? 1000,
-      checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
-      flushIntervalMs: options.flushIntervalMs ?? 1000,
-    });
+    writer = openRecordWriter(
+      path,
+      signingKey,
+      {
+        checkpointEvery: options.checkpointEvery ?? 1000,
+        checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
+        flushIntervalMs: options.flushIntervalMs ?? 1000,
+      },
+      (error) => report(error),
+    );
   } catch (error) {
     lock.release();
     throw new LibosError('invalid_arguments', error instanceof Error ? error.message : `The audit log ${path} cannot be opened.`, { cause: error });
@@ -78,12 +83,16 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   const open = new Set<FileAuditSession>();
   let closing: Promise<void> | undefined;
   let reported = false;
-  const append = (entry: AuditEntry): void => {
+  const report = (error: unknown) => {
+    if (!reported) options.onError?.(error);
+    reported = true;
+  };
+  const append = (entry: AuditEntry): Promise<void> => {
     try {
-      writer.append(entry);
+      return writer.append(entry);
     } catch (error) {
-      if (!reported) options.onError?.(error);
-      reported = true;
+      report(error);
+      return DONE;
     }
   };
 
@@ -109,13 +118,23 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         effects: [],
         duration_ms: durationMs,
       });
-      append(marker('session_start', 0));
+      await append(marker('session_start', 0));
       let ended = false;
+      let inFlight = 0;
+      let settled: (() => void) | undefined;
       const session: FileAuditSession = {
         id,
-        begin: (start) => openCallRecorder(id, start, append),
+        begin(start) {
+          inFlight += 1;
+          return openCallRecorder(id, start, (entry) => {
+            const written = append(entry);
+            inFlight -= 1;
+            if (inFlight === 0) settled?.();
+            return written;
+          });
+        },
         async recordOperation(operation) {
-          append({
+          await append({
             time: new Date().toISOString(),
             session: id,
             process: null,
@@ -134,7 +153,18 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
           if (ended) return;
           ended = true;
           open.delete(session);
-          append(marker('session_end', roundMs(performance.now() - started)));
+          // Calls still running (a runtime closed under them) get their records before the end
+          // record, unless one waits on a person longer than a shutdown can wait.
+          if (inFlight > 0) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, END_WAIT_MS);
+              settled = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
+          await append(marker('session_end', roundMs(performance.now() - started)));
         },
       };
       open.add(session);
@@ -153,6 +183,10 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
     },
   };
 }
+
+const END_WAIT_MS = 2000;
+
+const DONE = Promise.resolve();
 
 /** Milliseconds to the microsecond, so records stay short. */
 export function roundMs(value: number): number {

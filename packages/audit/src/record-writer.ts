@@ -22,15 +22,24 @@ export interface WriterTiming {
 
 /** Appends records to one log file, each with its seq and the SHA-256 of the line before it. */
 export interface RecordWriter {
-  /** Writes one record now (synchronously, whole), so it is in the file before the caller answers. */
-  append(entry: AuditEntry): void;
+  /**
+   * Chains one record and writes it before the current turn ends (with the records of the calls
+   * that ended in the same turn, in one write); resolves once it is in the file, so a caller that
+   * awaits it answers only after. Throws once the log is closed or stopped.
+   */
+  append(entry: AuditEntry): Promise<void>;
   /** Fsyncs the log, then appends a checkpoint naming the last record (if any since the last one). */
   checkpoint(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Opens (creating 0600) or resumes a log and its checkpoints; a resumed log continues its chain. */
-export function openRecordWriter(path: string, signingKey: KeyObject | undefined, timing: WriterTiming): RecordWriter {
+export function openRecordWriter(
+  path: string,
+  signingKey: KeyObject | undefined,
+  timing: WriterTiming,
+  onError: (error: unknown) => void,
+): RecordWriter {
   const logFd = openPrivate(path);
   let checkpointFd: number;
   try {
@@ -57,11 +66,38 @@ export function openRecordWriter(path: string, signingKey: KeyObject | undefined
     closeSync(checkpointFd);
     throw new TypeError(`The file ${path} is not an audit log this writer can continue: its last line is not a record.`, { cause: error });
   }
+  if (checkpointed > seq) {
+    // Records a checkpoint vouches for are gone: continuing would bury the evidence under new ones.
+    closeSync(logFd);
+    closeSync(checkpointFd);
+    throw new TypeError(`The audit log ${path} holds fewer records than its last checkpoint names (it was truncated); run libos audit verify.`);
+  }
   let dirty = false;
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown;
   let broken: unknown;
   let closed = false;
+
+  let pending: string[] = [];
+  let batch: Promise<void> | undefined;
+  let releaseBatch: () => void = () => {};
+  const writePending = () => {
+    if (pending.length === 0) return;
+    const text = pending.length === 1 ? pending[0]! : pending.join('');
+    const release = releaseBatch;
+    pending = [];
+    batch = undefined;
+    try {
+      if (broken === undefined) writeLine(logFd, text);
+      dirty = true;
+    } catch (error) {
+      // A torn line may now end the file: nothing may be chained after it.
+      broken = error;
+      onError(error);
+    } finally {
+      release();
+    }
+  };
 
   const flush = () => {
     if (!dirty || closed) return;
@@ -78,20 +114,21 @@ export function openRecordWriter(path: string, signingKey: KeyObject | undefined
       if (closed) throw new Error(`The audit log ${path} is closed.`);
       if (broken !== undefined) throw new Error(`The audit log ${path} stopped recording after a failed write.`, { cause: broken });
       const line = recordLine(entry, seq + 1, last);
-      try {
-        writeLine(logFd, `${line}\n`);
-      } catch (error) {
-        // A torn line may now end the file: nothing may be chained after it.
-        broken = error;
-        throw error;
-      }
       seq += 1;
       last = sha256Hex(line);
-      dirty = true;
+      pending.push(`${line}\n`);
+      if (batch === undefined) {
+        batch = new Promise<void>((resolve) => (releaseBatch = resolve));
+        // Records of calls that end in the same turn share one write; each caller still waits for it.
+        queueMicrotask(writePending);
+      }
       if (seq - checkpointed >= timing.checkpointEvery) void writer.checkpoint();
+      return batch;
     },
     checkpoint() {
       if (seq === checkpointed || closed) return chain;
+      // What a checkpoint names is written first (its fsync follows).
+      writePending();
       const named = { seq, record_sha256: last };
       checkpointed = seq;
       chain = chain.then(async () => {
@@ -112,6 +149,7 @@ export function openRecordWriter(path: string, signingKey: KeyObject | undefined
     },
     async close() {
       if (closed) return;
+      writePending();
       await writer.checkpoint();
       closed = true;
       clearInterval(flushTimer);

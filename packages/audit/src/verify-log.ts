@@ -62,6 +62,7 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
   // A jump in seq: a gap, unless the missing record turns up soon after (a reorder).
   let jump: { missing: number; looked: number } | undefined;
   let readLog: { complete: boolean };
+  let lastLine: Buffer | undefined;
   try {
     readLog = forEachLine(file, (line) => {
       const seq = seqOf(line);
@@ -87,12 +88,15 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
         jump = { missing: expected, looked: 0 };
         return true;
       }
-      const record = parseRecord(line);
-      if (record === undefined) {
+      // The chain vouches for every line's bytes, so a full parse is kept for the last line (below),
+      // which nothing after it vouches for; the others are read only for their seq and prev.
+      const linked = prevOf(line);
+      if (linked === undefined || line[0] !== OPEN_BRACE || line[line.length - 1] !== CLOSE_BRACE) {
         failure = { ok: false, first_bad_seq: seq, reason: 'malformed' };
         return false;
       }
-      if (record.prev !== prev) {
+      lastLine = line;
+      if (linked !== prev) {
         // The line before changed (or this one's prev did): the earlier record is the first in doubt.
         failure = { ok: false, first_bad_seq: Math.max(1, seq - 1), reason: 'hash_mismatch' };
         return false;
@@ -116,6 +120,7 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
   }
   if (failure !== undefined) return failure;
   if (jump !== undefined) return { ok: false, first_bad_seq: jump.missing, reason: 'gap' };
+  if (lastLine !== undefined && parseRecord(lastLine) === undefined) return { ok: false, first_bad_seq: expected - 1, reason: 'malformed' };
   const lastSeq = expected - 1;
   const lastCheckpoint = checkpoints.at(-1);
   if (lastCheckpoint !== undefined && lastCheckpoint.seq > lastSeq) return { ok: false, first_bad_seq: lastSeq + 1, reason: 'truncated' };
@@ -124,6 +129,19 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const PREV_KEY = Buffer.from(',"prev":"');
+const SEQ_KEY = Buffer.from(',"seq":');
+
+// Canonical JSON escapes every quote inside a string, so this key can only be the record's own.
+function prevOf(line: Buffer): string | undefined {
+  const at = line.indexOf(PREV_KEY);
+  if (at === -1) return undefined;
+  const start = at + PREV_KEY.length;
+  if (line[start + 64] !== 0x22) return undefined;
+  return line.toString('latin1', start, start + 64);
+}
 
 // Reads only what the chain needs; `prev` is the one field checked beyond being a record.
 function parseRecord(line: Buffer): { prev: string } | undefined {
@@ -140,7 +158,7 @@ function parseRecord(line: Buffer): { prev: string } | undefined {
 
 // Records are canonical JSON, so `seq` sits between `result` and `session`: found without a parse.
 function seqOf(line: Buffer): number | undefined {
-  const at = line.lastIndexOf(',"seq":');
+  const at = line.lastIndexOf(SEQ_KEY);
   if (at === -1) return undefined;
   let value = 0;
   let index = at + 7;

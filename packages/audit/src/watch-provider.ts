@@ -67,6 +67,36 @@ function watchingBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
       return outcome;
     },
   });
+  const { appendFile, copyFile } = provider;
+  if (appendFile !== undefined) {
+    // Both hashes are observed (no digest resumes from another): a file past the cap is "unknown".
+    base.appendFile = async function (
+      this: Watched,
+      path: WorkspacePath,
+      bytes: Uint8Array,
+      options: Parameters<NonNullable<FileSystemProviderV1['appendFile']>>[2],
+    ) {
+      const before = await observe(path);
+      const outcome = await appendFile.call(provider, path, bytes, options);
+      const after = await observe(path);
+      this[EFFECTS].push({ path, before_sha256: outcome.created ? null : before, after_sha256: after, size_bytes: outcome.sizeBytes });
+      return outcome;
+    };
+  }
+  if (copyFile !== undefined) {
+    base.copyFile = async function (
+      this: Watched,
+      from: WorkspacePath,
+      to: WorkspacePath,
+      options: Parameters<NonNullable<FileSystemProviderV1['copyFile']>>[2],
+    ) {
+      const copied = await observe(from);
+      const replaced = options.overwrite ? await observe(to) : null;
+      const outcome = await copyFile.call(provider, from, to, options);
+      this[EFFECTS].push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: copied, size_bytes: outcome.bytesCopied });
+      return outcome;
+    };
+  }
   const rename = provider.rename;
   if (rename !== undefined) {
     base.rename = async function (

@@ -158,15 +158,17 @@ describe('a record for every call, whatever its outcome', () => {
     await runtime.close();
   });
 
-  it('records the before and after SHA-256 of writes, edits, moves and deletes', async () => {
+  it('records the before and after SHA-256 of writes, edits, moves, deletes, appends and copies', async () => {
     const log = await openLog();
-    const runtime = await auditedRuntime(log, { files: { 'a.txt': 'alpha', 'dir/b.txt': 'beta' } });
+    const runtime = await auditedRuntime(log, { files: { 'a.txt': 'alpha', 'dir/b.txt': 'beta', 'log.txt': 'one' } });
     const process = runtime.spawn();
     await process.call('write_text_file', { path: 'a.txt', content: 'ALPHA' });
     await process.call('edit_text_file', { path: 'a.txt', edits: [{ old_text: 'ALPHA', new_text: 'omega' }] });
     await process.call('move_file', { from: 'a.txt', to: 'c.txt' });
     await process.call('delete_file', { path: 'c.txt' });
     await process.call('delete_directory', { path: 'dir', recursive: true });
+    await process.call('append_text_file', { path: 'log.txt', content: 'two' });
+    await process.call('copy_file', { from: 'log.txt', to: 'd.txt' });
     const effects = callRecordsOf(log.path).map((record) => record.effects);
     expect(effects).toEqual([
       [{ path: 'a.txt', before_sha256: sha('alpha'), after_sha256: sha('ALPHA'), size_bytes: 5 }],
@@ -177,6 +179,8 @@ describe('a record for every call, whatever its outcome', () => {
       ],
       [{ path: 'c.txt', before_sha256: sha('omega'), after_sha256: null, size_bytes: null }],
       [{ path: 'dir', before_sha256: null, after_sha256: null, size_bytes: null }],
+      [{ path: 'log.txt', before_sha256: sha('one'), after_sha256: sha('onetwo'), size_bytes: 6 }],
+      [{ path: 'd.txt', before_sha256: null, after_sha256: sha('onetwo'), size_bytes: 6 }],
     ]);
     await runtime.close();
   });

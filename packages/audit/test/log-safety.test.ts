@@ -112,4 +112,38 @@ describe('one writer, durable records, a chain that survives', () => {
     await expect(log.openSession({ provider: 'local', root: directory })).rejects.toThrow(/inside the workspace root/);
     await log.close();
   });
+
+  it('refuses to continue a log cut before its last checkpoint', async () => {
+    const log = await openLog();
+    const runtime = await createRuntime({ provider: createMemfsProvider(), audit: log });
+    await runtime.spawn().call('get_working_directory', {});
+    await runtime.close();
+    await log.close();
+    const lines = readFileSync(log.path, 'utf8').split('\n');
+    writeFileSync(log.path, `${lines[0]}\n`);
+    await expect(createFileAuditLog({ path: log.path })).rejects.toThrow(/fewer records than its last checkpoint/);
+    expect(verify(log.path)).toEqual({ ok: false, first_bad_seq: 2, reason: 'truncated' });
+  });
+
+  it('writes the record of a call still running when the runtime closes before the session end', async () => {
+    const log = await openLog();
+    let approve: () => void = () => {};
+    let asked = false;
+    const runtime = await auditedRuntime(log, {
+      config: { grants: [{ path: '.', tree: true, rights: ['write'], mode: 'ask' }] },
+      approver: () =>
+        new Promise((resolve) => {
+          asked = true;
+          approve = () => resolve('approve');
+        }),
+    });
+    const pending = runtime.spawn().call('write_text_file', { path: 'late.txt', content: 'x' });
+    await expect.poll(() => asked, { timeout: 10_000 }).toBe(true);
+    const closed = runtime.close();
+    approve();
+    await Promise.allSettled([pending, closed]);
+    // The provider closed under it, so the call fails; what matters is that its record is there, in order.
+    await log.close();
+    expect(recordsOf(log.path).map((record) => record.tool)).toEqual(['session_start', 'write_text_file', 'session_end']);
+  });
 });

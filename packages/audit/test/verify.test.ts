@@ -128,4 +128,23 @@ describe('verify finds every kind of tampering', () => {
     writeLines(path, lines);
     expect(verify(path)).toEqual({ ok: false, first_bad_seq: 4, reason: 'malformed' });
   });
+
+  it('malformed: a torn last line that no checkpoint covers', async () => {
+    const path = await writtenLog(2);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"arguments_sha256":null,"cl`);
+    expect(verify(path)).toEqual({ ok: false, first_bad_seq: 5, reason: 'malformed' });
+  });
+
+  it('is not misled by names that spell record keys', async () => {
+    const path = join(temporaryDirectory(), 'audit.log');
+    const log = await createFileAuditLog({ path });
+    const runtime = await createRuntime({ provider: createMemfsProvider(), audit: log });
+    const process = runtime.spawn();
+    for (const name of [`a,"prev":"${'0'.repeat(64)}",`, 'b,"seq":1,"x', '{"seq":2}', 'c\n{"seq":3}']) {
+      await process.call('write_text_file', { path: name, content: 'x' });
+    }
+    await runtime.close();
+    await log.close();
+    expect(verify(path)).toEqual({ ok: true, records: 6, checkpoints: 1, last_seq: 6 });
+  });
 });
