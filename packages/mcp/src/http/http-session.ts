@@ -3,11 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ChannelLimits } from '../channel-limits.js';
-import { idKey, isInitialize, isRequest, isResponse } from '../json-rpc.js';
+import { idKey, isInitialize, isRequest, isResponse, JSON_RPC } from '../json-rpc.js';
 import type { McpProcess, McpRuntime } from '../mcp-runtime.js';
 import { openMcpSession, type McpSession } from '../open-mcp-session.js';
 import { createCallStreams, refusePost, whenSent } from './call-streams.js';
-import { sendJson } from './send-json.js';
+import { rpcError, sendJson } from './send-json.js';
 
 export interface HttpSessionOptions {
   readonly runtime: McpRuntime;
@@ -119,7 +119,7 @@ export class HttpSession {
       if (isRequest(body)) {
         await this.mcp.channel.whenReadable();
         if (this.#closed) {
-          return sendJson(response, 404, { jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Session not found' } });
+          return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, 'Session not found', body.id));
         }
       }
       // Once initialized, a POST skips the SDK transport's web-stream bridge (see call-streams.ts).
