@@ -3,6 +3,7 @@
 // most 2x). LIBOS_BENCH_CLI=path/to/main.js measures another build of the CLI (a before/after).
 // Run: node src/http-call.mjs
 import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,43 @@ async function timeCalls(client, name, args, count) {
   return times;
 }
 
+/**
+ * A client of the raw protocol over node:http (keep-alive): what the server costs per call without
+ * the SDK client's fetch (undici), which measured here at several times a whole stdio call by itself.
+ */
+async function rawHttpClient(url) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (headers, body) =>
+    new Promise((resolve, reject) => {
+      const sent = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ headers: response.headers, text }));
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
+  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  };
+  const opened = await post(base, JSON.stringify(initialize));
+  const headers = { ...base, 'mcp-session-id': opened.headers['mcp-session-id'], 'mcp-protocol-version': '2025-06-18' };
+  await post(headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  let id = 1;
+  return {
+    async callTool({ name, arguments: args }) {
+      const { text } = await post(headers, JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args } }));
+      return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/mu.exec(text)[1]).result;
+    },
+    close: () => agent.destroy(),
+  };
+}
+
 const root = await mkdtemp(join(tmpdir(), 'libos-bench-http-call-'));
 try {
   await writeFile(join(root, 'small.txt'), 'x'.repeat(100));
@@ -65,20 +103,27 @@ try {
   const stdio = await connect(stdioTransport);
   const served = await startServe(root);
   const http = await connect(new StreamableHTTPClientTransport(served.url));
-  const lines = ['| one call, SDK client | http | stdio | http / stdio |', '|---|---|---|---|'];
+  const raw = await rawHttpClient(served.url);
+  const lines = [
+    '| one call | http, SDK client | http, raw node:http client | stdio, SDK client | SDK http / stdio | raw http / stdio |',
+    '|---|---|---|---|---|---|',
+  ];
   for (const [label, name, args] of CASES) {
     // Warm both before anything is kept.
     await timeCalls(stdio, name, args, 20);
     await timeCalls(http, name, args, 20);
-    const times = { http: [], stdio: [] };
+    await timeCalls(raw, name, args, 20);
+    const times = { http: [], raw: [], stdio: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       times.stdio.push(...(await timeCalls(stdio, name, args, CALLS)));
       times.http.push(...(await timeCalls(http, name, args, CALLS)));
+      times.raw.push(...(await timeCalls(raw, name, args, CALLS)));
     }
-    const [h, s] = [median(times.http), median(times.stdio)];
-    lines.push(`| ${label} | ${h.toFixed(3)} ms | ${s.toFixed(3)} ms | ${(h / s).toFixed(2)} |`);
+    const [h, r, s] = [median(times.http), median(times.raw), median(times.stdio)];
+    lines.push(`| ${label} | ${h.toFixed(3)} ms | ${r.toFixed(3)} ms | ${s.toFixed(3)} ms | ${(h / s).toFixed(2)} | ${(r / s).toFixed(2)} |`);
   }
   console.log(lines.join('\n'));
+  raw.close();
   await http.close();
   await stdio.close();
   served.child.kill('SIGTERM');
