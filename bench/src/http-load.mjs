@@ -54,10 +54,15 @@ function percentile(values, fraction) {
 }
 
 function startServe(root) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '127.0.0.1:0', '--root', root, '--max-sessions', String(SESSIONS + 8)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LIBOS_TOKEN: '' },
-  });
+  // --single-user: the bench's clients carry no token (loopback, this machine's own runs).
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--http', '127.0.0.1:0', '--single-user', '--root', root, '--max-sessions', String(SESSIONS + 8)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LIBOS_TOKEN: '' },
+    },
+  );
   return new Promise((resolve, reject) => {
     let log = '';
     child.stderr.on('data', (chunk) => {

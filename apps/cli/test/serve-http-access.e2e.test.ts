@@ -66,7 +66,7 @@ describe('libos serve --http: who gets in', () => {
   it('names the provider, the directory and the address on its start-up line, and says a token is required', () => {
     expect(server.stderr()).toMatch(
       new RegExp(
-        `serving \\d+ tools \\(local provider, ${scratch.path.replace(/[/\\.]/gu, '\\$&')}\\) on http://127\\.0\\.0\\.1:\\d+/mcp \\(bearer token required\\)`,
+        `serving \\d+ tools \\(local provider, ${scratch.path.replace(/[/\\.]/gu, '\\$&')}\\) on http://127\\.0\\.0\\.1:\\d+/mcp \\(bearer token required: the one in --token-file\\)`,
         'u',
       ),
     );

@@ -22,7 +22,7 @@ beforeAll(async () => {
   await writeFile(join(root, 'a', 'note.txt'), 'hello from a\n');
   const config = join(scratch.path, 'config.json');
   await writeFile(config, JSON.stringify({ namespaces: [{ name: 'shared', rights: ['read', 'write'] }] }));
-  // No token: loopback only, which the start-up line says.
+  // No token (--single-user, see support/http-serve.ts): loopback only, which the start-up line says.
   server = await startServe(['--root', root, '--config', config, '--session-idle-seconds', '1']);
 });
 afterAll(async () => {
@@ -31,8 +31,8 @@ afterAll(async () => {
 });
 
 describe('libos serve --http: the tools over Streamable HTTP', () => {
-  it('says it serves without a token, loopback only', () => {
-    expect(server.stderr()).toContain('without a token (loopback only)');
+  it('says it serves without a token, on the word of --single-user', () => {
+    expect(server.stderr()).toContain('without a token (--single-user: no other local user can connect to this machine)');
   });
 
   it('lists every tool with its schemas and runs each of them', async () => {

@@ -34,6 +34,11 @@ export function isRequest(message: unknown): message is { id: ExternalId; method
   return isPlainObject(message) && typeof message.method === 'string' && Object.hasOwn(message, 'id');
 }
 
+/** An `initialize` request. */
+export function isInitialize(message: unknown): boolean {
+  return isRequest(message) && message.method === 'initialize';
+}
+
 /** A JSON-RPC response (a result or an error under an id). */
 export function isResponse(message: unknown): message is { id: ExternalId } {
   return isPlainObject(message) && Object.hasOwn(message, 'id') && (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'));

@@ -90,6 +90,9 @@ HTTP options:
                             A non-loopback address needs a token.
   --token-file FILE         Every request must carry "Authorization: Bearer <first line of FILE>";
                             LIBOS_TOKEN does the same when no file is given. Never read from the URL.
+                            Without either, a token is generated and printed in the start-up line.
+  --single-user             Serve loopback without a token: only on a machine no other user can log
+                            into (loopback is shared by every local user).
   --session-idle-seconds N  End a session idle this long (default 900)
   --max-sessions N          At most N sessions at once; the next one gets HTTP 503 (default 256)
   --drain-seconds N         At shutdown, wait at most this long for replies a client has not read

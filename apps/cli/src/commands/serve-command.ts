@@ -16,6 +16,16 @@ const SERVE_FLAGS = {
   'session-idle-seconds': { type: 'string' },
   'max-sessions': { type: 'string' },
   'drain-seconds': { type: 'string' },
+  'single-user': { type: 'boolean' },
+} as const;
+
+/** The start-up line's word on who may connect. */
+const ACCESS_NOTES = {
+  file: () => ' (bearer token required: the one in --token-file)',
+  environment: () => ' (bearer token required: LIBOS_TOKEN)',
+  // Only this process's user reads its stderr; every local user can reach loopback.
+  generated: (token: string) => ` (bearer token required, generated for this run: ${token})`,
+  none: () => ' without a token (--single-user: no other local user can connect to this machine)',
 } as const;
 
 function log(line: string): void {
@@ -45,7 +55,7 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   });
   log(
     `serving ${workspace.runtime.tools.length} tools (${workspaceOptions.provider} provider, ${workspace.served}) on ${server.url}` +
-      (httpOptions.token === undefined ? ' without a token (loopback only)' : ' (bearer token required)'),
+      ACCESS_NOTES[httpOptions.tokenSource](httpOptions.token ?? ''),
   );
 
   let closing = false;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { isLoopback } from '@libos/mcp';
@@ -7,8 +8,10 @@ import { UsageError } from '../usage-error.js';
 export interface HttpOptions {
   readonly host: string;
   readonly port: number;
-  /** The bearer token every request must carry; undefined only on a loopback address. */
+  /** The bearer token every request must carry; undefined only with `--single-user` on loopback. */
   readonly token: string | undefined;
+  /** Where the token came from, for the start-up line. */
+  readonly tokenSource: 'file' | 'environment' | 'generated' | 'none';
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
   /** How long shutdown waits for replies still unwritten (a client that never reads) before ending their sessions. */
@@ -21,6 +24,7 @@ interface HttpFlagValues {
   readonly 'session-idle-seconds'?: string | undefined;
   readonly 'max-sessions'?: string | undefined;
   readonly 'drain-seconds'?: string | undefined;
+  readonly 'single-user'?: boolean | undefined;
 }
 
 const DEFAULT_IDLE_SECONDS = 900;
@@ -51,8 +55,10 @@ function positiveInteger(command: string, flag: string, text: string | undefined
 }
 
 /**
- * The token is the first line of `--token-file`, else `LIBOS_TOKEN`. A server any other host can
- * reach must have one: the tools write files.
+ * The token is the first line of `--token-file`, else `LIBOS_TOKEN`, else one generated for this
+ * run (and printed in the start-up line). Loopback is shared by every user of the machine, so a
+ * server without a token needs `--single-user`, the operator's word that no other local user can
+ * connect, and even then only on loopback: the tools read and write files as the server's user.
  */
 export async function httpOptionsFrom(command: string, values: HttpFlagValues, environment: NodeJS.ProcessEnv): Promise<HttpOptions> {
   if (values.http === undefined) throw new UsageError(`${command}: --http HOST:PORT is required (for example --http 127.0.0.1:8787)`);
@@ -68,15 +74,23 @@ export async function httpOptionsFrom(command: string, values: HttpFlagValues, e
   } else if (environment.LIBOS_TOKEN !== undefined && environment.LIBOS_TOKEN.trim() !== '') {
     token = environment.LIBOS_TOKEN.trim();
   }
-  if (token === undefined && !isLoopback(host)) {
+  const given = values['token-file'] !== undefined ? 'file' : token === undefined ? undefined : 'environment';
+  if (values['single-user'] === true && given !== undefined) {
+    throw new UsageError(`${command}: --single-user serves without a token; do not give one (--token-file or LIBOS_TOKEN) as well`);
+  }
+  // Another host never gets a token it was not given: a generated one is for loopback clients.
+  if (given === undefined && !isLoopback(host)) {
     throw new UsageError(
       `${command}: refusing to serve ${host} (reachable from other hosts) without a token: pass --token-file FILE or set LIBOS_TOKEN`,
     );
   }
+  const tokenSource = given ?? (values['single-user'] === true ? 'none' : 'generated');
+  if (tokenSource === 'generated') token = randomBytes(24).toString('base64url');
   return {
     host,
     port,
     token,
+    tokenSource,
     sessionIdleMs: positiveInteger(command, '--session-idle-seconds', values['session-idle-seconds'], DEFAULT_IDLE_SECONDS) * 1000,
     maxSessions: positiveInteger(command, '--max-sessions', values['max-sessions'], DEFAULT_MAX_SESSIONS),
     drainMs: positiveInteger(command, '--drain-seconds', values['drain-seconds'], DEFAULT_DRAIN_SECONDS) * 1000,

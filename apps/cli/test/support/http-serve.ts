@@ -7,6 +7,8 @@ import { LIBOS_BIN } from './libos-binary.js';
 /** A running `libos serve --http 127.0.0.1:0 ...`. */
 export interface ServeProcess {
   readonly url: URL;
+  /** The token the start-up line printed, when the server generated one. */
+  readonly token: string | undefined;
   readonly child: ChildProcess;
   stderr(): string;
   /** Sends a signal and resolves with the exit status. */
@@ -15,7 +17,10 @@ export interface ServeProcess {
 
 /** Starts the built binary on a free loopback port and waits for its start-up line. */
 export function startServe(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [LIBOS_BIN, 'serve', '--http', '127.0.0.1:0', ...args], {
+  // Tokenless unless the test gives a token: the default (a generated token) has tests of its own.
+  const tokenless = !args.includes('--token-file') && (env.LIBOS_TOKEN ?? '') === '' && !args.includes('--no-single-user');
+  const flags = [...args.filter((arg) => arg !== '--no-single-user'), ...(tokenless ? ['--single-user'] : [])];
+  const child = spawn(process.execPath, [LIBOS_BIN, 'serve', '--http', '127.0.0.1:0', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LIBOS_TOKEN: '', NO_COLOR: '1', ...env },
   });
@@ -28,6 +33,7 @@ export function startServe(args: readonly string[], env: NodeJS.ProcessEnv = {})
       if (match !== null) {
         resolve({
           url: new URL(match[1]!),
+          token: /generated for this run: (\S+)\)/u.exec(log)?.[1],
           child,
           stderr: () => log,
           async stop(signal = 'SIGTERM') {

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 export interface ConnectionLimits {
   /** All connections (default: half the process's file-descriptor limit, at most 1024). */
   readonly maxConnections?: number;
-  /** Connections from one source address (default 64). */
+  /** Connections from one source address (default a quarter of `maxConnections`, at most 64). */
   readonly maxConnectionsPerSource?: number;
   /** How long a new connection may take to send its first request's headers (default 10 s). */
   readonly headersTimeoutMs?: number;
@@ -38,7 +38,8 @@ function defaultMaxConnections(): number {
  */
 export function guardConnections(server: Server, limits: ConnectionLimits, log: (line: string) => void): Required<ConnectionLimits> {
   const maxConnections = limits.maxConnections ?? defaultMaxConnections();
-  const maxConnectionsPerSource = limits.maxConnectionsPerSource ?? DEFAULT_PER_SOURCE;
+  // One source never takes every slot: a flood from one address leaves room for the others.
+  const maxConnectionsPerSource = limits.maxConnectionsPerSource ?? Math.max(1, Math.min(DEFAULT_PER_SOURCE, Math.floor(maxConnections / 4)));
   const headersTimeoutMs = limits.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const waiting = new Map<Socket, NodeJS.Timeout>();
   // The first request's headers end the wait; Node's own headersTimeout bounds the later ones.

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChannelLimits } from '../channel-limits.js';
 import { maxMessageBytes } from '../channel-limits.js';
-import { classifyMessage, isRequest, JSON_RPC } from '../json-rpc.js';
+import { classifyMessage, isInitialize, isRequest, JSON_RPC } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
 import { BodyBudget } from './body-budget.js';
 import { checkAccess } from './check-access.js';
@@ -51,10 +51,6 @@ const DEFAULT_DRAIN_MS = 30_000;
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /** As many of the largest bodies as a session has calls in flight. */
 const BODIES_HELD = 8;
-
-function isInitialize(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
-}
 
 /**
  * Serves `runtime`'s tools over MCP Streamable HTTP: one libOS process per MCP session, sessions

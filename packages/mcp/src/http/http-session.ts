@@ -1,12 +1,13 @@
-import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ChannelLimits } from '../channel-limits.js';
-import { idKey, isRequest, isResponse } from '../json-rpc.js';
+import { idKey, isInitialize, isRequest, isResponse, JSON_RPC } from '../json-rpc.js';
 import type { McpProcess, McpRuntime } from '../mcp-runtime.js';
 import { openMcpSession, type McpSession } from '../open-mcp-session.js';
+import { createCallStreams, refusePost, whenSent } from './call-streams.js';
+import { rpcError, sendJson } from './send-json.js';
 
 export interface HttpSessionOptions {
   readonly runtime: McpRuntime;
@@ -19,25 +20,6 @@ export interface HttpSessionOptions {
   readonly onInitialized: (session: HttpSession) => void;
   /** Called once when the session ends, however it ended. */
   readonly onClosed: (session: HttpSession) => void;
-}
-
-/**
- * Resolves when the response has been handed to the OS whole, or its connection is gone. A response
- * queued behind others on a pipelined HTTP/1.1 connection has no socket of its own yet, and when
- * that connection is destroyed Node emits neither `close` nor `finish` for it: the connection's
- * own `close` releases it, or its reply bytes would stay counted as unwritten for good.
- */
-function whenSent(response: ServerResponse, connection: Socket): Promise<void> {
-  if (response.writableFinished || response.destroyed || connection.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = AsyncResource.bind(() => {
-      response.off('close', done);
-      connection.off('close', done);
-      resolve();
-    });
-    response.once('close', done);
-    connection.once('close', done);
-  });
 }
 
 /**
@@ -56,6 +38,7 @@ export class HttpSession {
   /** Request bodies as the client's JSON held them, by id, until the transport hands them on. */
   readonly #raw = new Map<string, { readonly body: unknown; readonly bytes: number }>();
   readonly #options: HttpSessionOptions;
+  readonly #streams = createCallStreams(() => this.#transport.sessionId);
   #session: McpSession | undefined;
   #closed = false;
 
@@ -80,8 +63,10 @@ export class HttpSession {
       name: options.name,
       version: options.version,
       sessionIdOf: () => transport.sessionId,
-      sink: async (message, _serialized, sendOptions) => {
+      sink: async (message, serialized, sendOptions) => {
         const related = sendOptions?.relatedRequestId;
+        const direct = session.#streams.write(message, serialized, related, isResponse(message));
+        if (direct !== undefined) return direct;
         await transport.send(message, related === undefined ? undefined : { relatedRequestId: related });
         if (!isResponse(message)) return;
         const pending = session.#pending.get(idKey(message.id));
@@ -135,11 +120,12 @@ export class HttpSession {
       if (isRequest(body)) {
         await this.mcp.channel.whenReadable();
         if (this.#closed) {
-          response
-            .writeHead(404, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Session not found' } }));
-          return;
+          return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, 'Session not found', body.id));
         }
+      }
+      // Once initialized, a POST skips the SDK transport's web-stream bridge (see call-streams.ts).
+      if (counted && this.id !== undefined && !isInitialize(body)) return this.#post(request, response, body, bodyBytes);
+      if (isRequest(body)) {
         this.#pending.set(idKey(body.id), { response, connection: request.socket });
         this.#raw.set(idKey(body.id), { body, bytes: bodyBytes });
       }
@@ -151,6 +137,19 @@ export class HttpSession {
     }
   }
 
+  #post(request: IncomingMessage, response: ServerResponse, body: unknown, bodyBytes: number): void {
+    const refusal = refusePost(request);
+    if (refusal !== undefined) {
+      sendJson(response, refusal.status, refusal.body);
+      return;
+    }
+    const extra = { requestInfo: { headers: request.headers, url: new URL(request.url ?? '/', 'http://localhost') } };
+    if (isRequest(body)) this.#streams.open(body.id, response, request.socket);
+    this.mcp.channel.receive(body, bodyBytes, extra);
+    // Notifications and responses are accepted, as the SDK transport answers them.
+    if (!isRequest(body)) response.writeHead(202).end();
+  }
+
   /** Every request read has been answered and written (for a drain at shutdown). */
   drained(): Promise<void> {
     return this.mcp.channel.drained();
@@ -160,6 +159,7 @@ export class HttpSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#streams.endAll();
     try {
       await this.#session?.server.close();
       await this.#transport.close();

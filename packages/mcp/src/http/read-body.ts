@@ -1,6 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { BodyBudget } from './body-budget.js';
 
+/**
+ * The first bytes of every body are not counted: small requests (an `initialize`, a read) are
+ * never turned away by large bodies filling the budget, and connections are bounded in number, so
+ * these bytes are too.
+ */
+export const UNCOUNTED_BODY_BYTES = 64 * 1024;
+
 /** A body over the bound: the request is answered 413 and the rest of it is never buffered. */
 export class BodyTooLarge extends Error {
   override readonly name = 'BodyTooLarge';
@@ -19,9 +26,9 @@ export class BodyTimedOut extends Error {
 /**
  * Reads a request body of at most `maxBytes` within `deadlineMs`, refusing a larger one as soon as
  * it shows (a declared Content-Length over the bound included). Its bytes are taken from `budget`
- * as they arrive, never as declared: a client that only sends headers with a large Content-Length
- * holds nothing but its connection, and the deadline ends that. They stay taken until the caller
- * gives back `taken.bytes`, also when this throws.
+ * as they arrive (past the first UNCOUNTED_BODY_BYTES), never as declared: a client that only
+ * sends headers with a large Content-Length holds nothing but its connection, and the deadline
+ * ends that. They stay taken until the caller gives back `taken.bytes`, also when this throws.
  */
 export function readBody(
   request: IncomingMessage,
@@ -46,8 +53,11 @@ export function readBody(
     const onData = (chunk: Buffer) => {
       total += chunk.length;
       if (total > maxBytes) return finish(new BodyTooLarge());
-      if (!budget.take(chunk.length)) return finish(new BodyBudgetSpent());
-      taken.bytes += chunk.length;
+      const counted = Math.max(0, total - UNCOUNTED_BODY_BYTES) - taken.bytes;
+      if (counted > 0) {
+        if (!budget.take(counted)) return finish(new BodyBudgetSpent());
+        taken.bytes += counted;
+      }
       chunks.push(chunk);
     };
     const onEnd = () => finish(undefined);
