@@ -1,4 +1,4 @@
 import { libraryConfig } from '../../tooling/tsup/library-config.js';
 
 // `testing` is a separate entry so the testing hooks never ship inside the provider's main entry.
-export default libraryConfig({ entry: ['src/index.ts', 'src/testing.ts'] });
+export default libraryConfig({ entry: ['src/index.ts', 'src/testing.ts', 'src/backend.ts'] });

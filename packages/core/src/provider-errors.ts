@@ -139,6 +139,18 @@ export const providerErrors = {
     const message = sentence?.(path) ?? `The host failed an operation on ${quote(path)}${hostCode === null ? '' : ` (${hostCode})`}.`;
     return make('provider_failure', message, { path, host_code: hostCode }, { effect: 'unknown', ...options });
   },
+  /**
+   * `quota_exceeded`: writing `writeBytes` at `path` would take the workspace's stored file bytes
+   * (`usedBytes` now) past `maxBytes`; effect `none`, nothing was written.
+   */
+  quotaExceeded(path: WorkspacePath, usedBytes: number, writeBytes: number, maxBytes: number, options?: ProviderErrorOptions): LibosError {
+    return make(
+      'quota_exceeded',
+      `Writing ${writeBytes} bytes to ${quote(path)} would take the workspace past its quota of ${maxBytes} bytes (${usedBytes} in use).`,
+      { path, used_bytes: usedBytes, write_bytes: writeBytes, max_bytes: maxBytes },
+      options,
+    );
+  },
   /** `provider_failure` with effect `none`: the provider is closed, so nothing was touched. */
   closed(path: WorkspacePath, providerName: string): LibosError {
     return make('provider_failure', `The ${providerName} provider is closed.`, { path, reason: 'closed' }, { effect: 'none' });
@@ -182,5 +194,6 @@ export const PROVIDER_ERROR_DETAILS: Readonly<
   protected_path: { required: ['path', 'protected'], optional: [] },
   root_refused: { required: ['path'], optional: [] },
   changed_during_operation: { required: ['path'], optional: [] },
+  quota_exceeded: { required: ['path', 'used_bytes', 'write_bytes', 'max_bytes'], optional: [] },
   provider_failure: { required: ['path'], optional: ['host_code', 'reason', 'max_depth'] },
 };

@@ -1,13 +1,44 @@
+import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
+
+/** Each backend's lines, from the registry: a new backend documents itself here. */
+function backendLines(): string {
+  const column = (left: string, right: string) => `  ${left.padEnd(22)} ${right}`;
+  const lines = [
+    column('--provider NAME', 'Where files live (default: ' + BACKEND_REGISTRY.providers[0]!.name + '):'),
+    ...BACKEND_REGISTRY.providers.map((backend) => column(`  ${backend.name}`, backend.summary)),
+    column(
+      '--root DIR',
+      'The directory to serve, for ' +
+        BACKEND_REGISTRY.providers
+          .filter((b) => b.servesRoot)
+          .map((b) => b.name)
+          .join(', ') +
+        ' (default: the current directory)',
+    ),
+  ];
+  const seen = new Set<string>();
+  for (const backend of BACKEND_REGISTRY.providers) {
+    for (const [flag, spec] of Object.entries(backend.flags)) {
+      if (seen.has(flag)) continue;
+      seen.add(flag);
+      const users = BACKEND_REGISTRY.providers.filter((other) => flag in other.flags).map((other) => other.name);
+      lines.push(column(`--${flag} ${spec.value}`, `With ${users.join(' or ')}: ${spec.description}`));
+    }
+  }
+  return lines.join('\n');
+}
+
 const WORKSPACE_OPTIONS = `Workspace options:
-  --root DIR             Workspace directory for the local provider (default: the current directory)
-  --provider local|memfs Where files live: real disk (default) or an in-memory volume
-  --seed DIR             With memfs: start from a copy of DIR (files, directories, symlinks, hard links)
+${backendLines()}
   --config FILE          Config file: bounds, grants, namespaces, labels, sinks (see the README)
   --objects FILE         Restore Objects from this checkpoint at start (if it exists) and save every
                          namespace but the per-session process: ones to it on a clean exit
   --objects postgres://USER@HOST:PORT/DB
                          Keep Objects in PostgreSQL instead, shared with every libos on that database
                          (declared namespaces persist; grant uses are shared under the config's policy_id)
+  --audit FILE           Record every call (never its content) in FILE, chained and checkpointed; FILE
+                         must lie outside the root (see \`libos audit --help\`)
+  --audit-key KEY        Sign the audit checkpoints with this Ed25519 key (from \`libos audit keygen\`)
   -h, --help             Show this help
 `;
 
@@ -23,6 +54,7 @@ Commands:
   tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
   shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
   demo      A guided tour of the tools on a demo workspace
+  audit     Make a signing key, verify or show an audit log (keygen, verify, show)
 
 Run \`libos <command> --help\` for a command's options. \`libos --version\` prints the version.
 `;

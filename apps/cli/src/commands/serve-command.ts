@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util';
-import { maxMessageBytes } from '../mcp/channel-limits.js';
-import { createElicitationApprover } from '../mcp/elicitation-approver.js';
-import { currentSession } from '../http/http-session.js';
+import { createElicitationApprover, serveHttp } from '@libos/mcp';
 import { httpOptionsFrom } from '../http/http-options.js';
-import { serveHttp } from '../http/serve-http.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
+import { VERSION } from '../version.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
+import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { SERVE_HELP } from './help-texts.js';
 
@@ -32,34 +31,20 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   }
   expectPositionals('libos serve', positionals, 0);
   // A server for other hosts never guesses its directory: no current-directory default, no roots.
-  if ((values.provider ?? 'local') === 'local' && values.root === undefined) {
-    throw new UsageError('libos serve: --root DIR is required with the local provider (the directory to serve)');
-  }
   const workspaceOptions = { ...workspaceOptionsFrom('libos serve', values), borrowWorkingDirectory: true };
+  if (BACKEND_REGISTRY.provider(workspaceOptions.provider)?.servesRoot === true && values.root === undefined) {
+    throw new UsageError(`libos serve: --root DIR is required with the ${workspaceOptions.provider} provider (the directory to serve)`);
+  }
   const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
 
   // One runtime serves every session; an approval goes to the client of the session asking.
-  const workspace = await openWorkspace(
-    workspaceOptions,
-    createElicitationApprover(() => currentSession.getStore()?.mcp.server),
-  );
-  const server = await serveHttp({
-    ...httpOptions,
-    runtime: workspace.runtime,
-    maxRequestBytes: maxMessageBytes(workspace.bounds.arguments_max_bytes),
-    log,
-  }).catch(async (error: NodeJS.ErrnoException) => {
+  const workspace = await openWorkspace(workspaceOptions, createElicitationApprover());
+  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION }).catch(async (error: NodeJS.ErrnoException) => {
     await workspace.close();
     throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
   });
-  const served =
-    workspaceOptions.provider === 'local'
-      ? workspaceOptions.root
-      : workspaceOptions.seed === undefined
-        ? 'an empty volume'
-        : `a copy of ${workspaceOptions.seed}`;
   log(
-    `serving ${workspace.runtime.tools.length} tools (${workspaceOptions.provider} provider, ${served}) on ${server.url}` +
+    `serving ${workspace.runtime.tools.length} tools (${workspaceOptions.provider} provider, ${workspace.served}) on ${server.url}` +
       (httpOptions.token === undefined ? ' without a token (loopback only)' : ' (bearer token required)'),
   );
 

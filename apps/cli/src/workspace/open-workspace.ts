@@ -1,15 +1,23 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Approver, Bounds, LibosConfig } from '@libos/core';
-import { createRuntime, loadConfig } from '@libos/tools';
+import type { Approver, Bounds, LibosConfig, OpenedProvider } from '@libos/core';
+import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
-import type { WorkspaceRuntime } from './runtime-shape.js';
+import { BACKEND_REGISTRY } from './backend-registry.js';
+import { openAuditLog } from './audit-options.js';
 import type { WorkspaceOptions } from './workspace-options.js';
+
+/** What `createRuntime` takes as `objectStore`. */
+type ObjectStore = NonNullable<Parameters<typeof createRuntime>[0]['objectStore']>;
 
 /** A composed runtime plus what the apps need around it. */
 export interface OpenWorkspace {
-  readonly runtime: WorkspaceRuntime;
+  readonly runtime: Runtime;
   readonly bounds: Bounds;
+  /** What is served, for the start-up line (escaped for display). */
+  readonly served: string;
+  /** Host directories the agent reaches: files kept for the person must lie outside them. */
+  readonly hostDirectories: readonly string[];
   /** Checkpoints the shared namespaces to `--objects` (when given), then closes the runtime. */
   close(): Promise<void>;
 }
@@ -20,26 +28,32 @@ export interface OpenWorkspace {
  */
 export async function openWorkspace(options: WorkspaceOptions, approver?: Approver): Promise<OpenWorkspace> {
   const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
-  const provider = await createProvider(options).catch((error: unknown) => {
-    if (error instanceof UsageError) throw error;
-    const flag = options.provider === 'memfs' ? `--seed ${options.seed ?? ''}` : `--root ${options.root}`;
-    throw new UsageError(`libos: ${flag}: ${messageOf(error)}`);
-  });
+  const opened = await openProvider(options);
+  const { provider } = opened;
   // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
-  const objectStore = options.objectsUrl === undefined ? undefined : await openObjectStore(options.objectsUrl);
-  let runtime: WorkspaceRuntime;
+  const objectStore = await openObjectStore(options.objectsUrl).catch(async (error: unknown) => {
+    await opened.close?.();
+    throw error;
+  });
+  const audit = await openAuditLog(options, opened.hostDirectories).catch(async (error: unknown) => {
+    await Promise.allSettled([objectStore?.close(), opened.close?.()]);
+    throw error;
+  });
+  let runtime: Runtime;
   try {
     runtime = await createRuntime({
       provider,
+      ...(audit === undefined ? {} : { audit }),
       ...(config === undefined ? {} : { config }),
       ...(approver === undefined ? {} : { approver }),
       ...(restore === undefined ? {} : { restore }),
       ...(objectStore === undefined ? {} : { objectStore }),
     });
   } catch (error) {
-    await objectStore?.close();
+    await Promise.allSettled([objectStore?.close(), audit?.close()]);
+    await opened.close?.();
     if (restore === undefined) throw error;
     throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
   }
@@ -51,6 +65,8 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   return {
     runtime,
     bounds: runtime.bounds,
+    served: opened.served,
+    hostDirectories: opened.hostDirectories,
     async close() {
       if (closed) return;
       closed = true;
@@ -62,7 +78,11 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
           });
         }
       } finally {
-        await runtime.close();
+        try {
+          await runtime.close().finally(() => audit?.close());
+        } finally {
+          await opened.close?.();
+        }
       }
     },
   };
@@ -73,34 +93,24 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
  * since no later process can reach it. Restored namespaces the config no longer declares are
  * kept too, so that editing the config never silently drops Objects.
  */
-async function saveObjects(runtime: WorkspaceRuntime, file: string): Promise<void> {
+async function saveObjects(runtime: Runtime, file: string): Promise<void> {
   const namespaces = (await runtime.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
   await runtime.checkpoint(file, { namespaces });
 }
 
-// Loaded only for a postgres:// --objects, like the providers below.
-async function openObjectStore(url: string) {
-  const { createPostgresObjectStore } = await import('@libos/object-store-postgres');
+/** `--objects URL`: the Object store backend of its scheme (loaded only then). */
+async function openObjectStore(url: string | undefined): Promise<ObjectStore | undefined> {
+  if (url === undefined) return undefined;
+  const backend = BACKEND_REGISTRY.objectStoreFor(url);
+  if (backend === undefined) throw new UsageError(`libos: --objects: no Object store opens ${url.split(':')[0]}: URLs`);
   try {
-    return await createPostgresObjectStore({ connectionString: url });
+    return (await backend.open(url)) as ObjectStore;
   } catch (error) {
-    throw new UsageError(`libos: --objects ${withoutPassword(url)}: cannot open the Object store: ${messageOf(error)}`);
+    throw new UsageError(`libos: ${messageOf(error)}`);
   }
 }
 
-/** The URL as it may be shown: a password is never printed. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-  }
-}
-
-async function readConfig(file: string): Promise<LibosConfig> {
+export async function readConfig(file: string): Promise<LibosConfig> {
   try {
     return await loadConfig(file);
   } catch (error) {
@@ -109,17 +119,20 @@ async function readConfig(file: string): Promise<LibosConfig> {
   }
 }
 
-// Only the chosen provider is loaded: start-up time is mostly module loading.
-async function createProvider(options: WorkspaceOptions) {
-  if (options.provider === 'memfs') {
-    const { createMemfsProvider } = await import('@libos/provider-memfs');
-    if (options.seed === undefined) return createMemfsProvider();
-    await expectDirectory('--seed', options.seed);
-    return createMemfsProvider({ seed: options.seed });
+/** The chosen backend's provider; a value it refuses is a UsageError naming the flag. */
+async function openProvider(options: WorkspaceOptions): Promise<OpenedProvider> {
+  const backend = BACKEND_REGISTRY.provider(options.provider);
+  if (backend === undefined) throw new UsageError(`libos: --provider: no provider backend is named '${options.provider}'`);
+  try {
+    return await backend.open({
+      // Absolute, so nothing (libuv's threads included) resolves it against a borrowed working directory.
+      ...(backend.servesRoot ? { root: resolve(options.root) } : {}),
+      flags: options.backendFlags ?? {},
+      borrowWorkingDirectory: options.borrowWorkingDirectory === true,
+    });
+  } catch (error) {
+    throw new UsageError(`libos: ${messageOf(error)}`);
   }
-  await expectDirectory('--root', options.root);
-  const { createLocalProvider } = await import('@libos/provider-local');
-  return createLocalProvider({ root: options.root, borrowWorkingDirectory: options.borrowWorkingDirectory === true });
 }
 
 async function expectDirectory(flag: string, directory: string): Promise<void> {

@@ -1,0 +1,146 @@
+import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import type { AuditEffect } from './audit-record.js';
+import { sha256Hex } from './sha256.js';
+
+// A file bigger than this is not read just to hash what it held before a change: the record says
+// "unknown" rather than let one overwrite cost a read of gigabytes.
+const BEFORE_MAX_BYTES = 16 * 1024 * 1024;
+
+const EFFECTS = Symbol('effects');
+
+type Watched = FileSystemProviderV1 & { [EFFECTS]: AuditEffect[] };
+
+const bases = new WeakMap<FileSystemProviderV1, FileSystemProviderV1>();
+
+/**
+ * The provider a call's tool sees: reads pass straight through, and each change that succeeds
+ * appends its effect (SHA-256 before and after) to `effects`. What the file held before is observed
+ * right before the change, after authority has allowed it, and never changes the call's outcome.
+ * One object per call, over a base made once per provider (this runs for every call).
+ */
+export function watchProvider(provider: FileSystemProviderV1, effects: AuditEffect[]): FileSystemProviderV1 {
+  let base = bases.get(provider);
+  if (base === undefined) {
+    base = watchingBase(provider);
+    bases.set(provider, base);
+  }
+  const watched = Object.create(base) as Watched;
+  watched[EFFECTS] = effects;
+  return watched;
+}
+
+function watchingBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
+  const observe = async (path: WorkspacePath): Promise<string | null> => {
+    try {
+      const status = await provider.stat(path);
+      if (status.kind === 'missing' || status.kind === 'directory') return null;
+      if (status.kind !== 'file' || status.sizeBytes === null || status.sizeBytes > BEFORE_MAX_BYTES) return 'unknown';
+      const read = await provider.readFile(path, { maxBytes: status.sizeBytes });
+      return read.truncated ? 'unknown' : sha256Hex(read.bytes);
+    } catch {
+      return 'unknown';
+    }
+  };
+  const base = boundBase(provider) as unknown as Record<string | symbol, unknown>;
+  Object.assign(base, {
+    async writeFile(this: Watched, path: WorkspacePath, bytes: Uint8Array, options: Parameters<FileSystemProviderV1['writeFile']>[2]) {
+      // With expectedSha256 the write lands only over exactly those bytes; without overwrite only over nothing.
+      const before = !options.overwrite ? null : options.expectedSha256 !== undefined ? options.expectedSha256 : await observe(path);
+      const outcome = await provider.writeFile(path, bytes, options);
+      this[EFFECTS].push({ path, before_sha256: outcome.created ? null : before, after_sha256: sha256Hex(bytes), size_bytes: bytes.byteLength });
+      return outcome;
+    },
+    async makeDirectory(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['makeDirectory']>[1]) {
+      const outcome = await provider.makeDirectory(path, options);
+      if (outcome.created) this[EFFECTS].push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+      return outcome;
+    },
+    async deleteFile(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteFile']>[1]) {
+      const before = await observe(path);
+      const outcome = await provider.deleteFile(path, options);
+      if (outcome.deleted) this[EFFECTS].push({ path, before_sha256: before, after_sha256: null, size_bytes: null });
+      return outcome;
+    },
+    async deleteDirectory(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteDirectory']>[1]) {
+      const outcome = await provider.deleteDirectory(path, options);
+      if (outcome.deleted) this[EFFECTS].push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+      return outcome;
+    },
+  });
+  const rename = provider.rename;
+  if (rename !== undefined) {
+    base.rename = async function (
+      this: Watched,
+      from: WorkspacePath,
+      to: WorkspacePath,
+      options: Parameters<NonNullable<FileSystemProviderV1['rename']>>[2],
+    ) {
+      const moved = await observe(from);
+      const replaced = options.overwrite ? await observe(to) : null;
+      const status = moved === null ? undefined : await provider.stat(from).catch(() => undefined);
+      const outcome = await rename.call(provider, from, to, options);
+      this[EFFECTS].push({ path: from, before_sha256: moved, after_sha256: null, size_bytes: null });
+      this[EFFECTS].push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: moved, size_bytes: status?.sizeBytes ?? null });
+      return outcome;
+    };
+  }
+  const appendFile = provider.appendFile;
+  if (appendFile !== undefined) {
+    base.appendFile = async function (
+      this: Watched,
+      path: WorkspacePath,
+      bytes: Uint8Array,
+      options: Parameters<NonNullable<FileSystemProviderV1['appendFile']>>[2],
+    ) {
+      const outcome = await appendFile.call(provider, path, bytes, options);
+      // An append never reads the file, and neither does its record: only a file it created is
+      // known whole (the prefix, when it was written, and the bytes).
+      const whole = outcome.created
+        ? sha256Hex(concat(outcome.bytesAppended > bytes.length ? options.emptyFilePrefix : undefined, bytes))
+        : 'unknown';
+      this[EFFECTS].push({ path, before_sha256: outcome.created ? null : 'unknown', after_sha256: whole, size_bytes: outcome.sizeBytes });
+      return outcome;
+    };
+  }
+  const copyFile = provider.copyFile;
+  if (copyFile !== undefined) {
+    base.copyFile = async function (
+      this: Watched,
+      from: WorkspacePath,
+      to: WorkspacePath,
+      options: Parameters<NonNullable<FileSystemProviderV1['copyFile']>>[2],
+    ) {
+      const replaced = options.overwrite ? await observe(to) : null;
+      const outcome = await copyFile.call(provider, from, to, options);
+      this[EFFECTS].push({
+        path: to,
+        before_sha256: outcome.replaced ? replaced : null,
+        after_sha256: await observe(to),
+        size_bytes: outcome.bytesCopied,
+      });
+      return outcome;
+    };
+  }
+  return base as unknown as FileSystemProviderV1;
+}
+
+function concat(prefix: Uint8Array | undefined, bytes: Uint8Array): Uint8Array {
+  if (prefix === undefined || prefix.length === 0) return bytes;
+  const whole = new Uint8Array(prefix.length + bytes.length);
+  whole.set(prefix);
+  whole.set(bytes, prefix.length);
+  return whole;
+}
+
+// A provider may be a class instance with private fields: its methods must keep it as `this`.
+function boundBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
+  const base: Record<string | symbol, unknown> = Object.create(provider);
+  for (let level: object | null = provider; level !== null && level !== Object.prototype; level = Object.getPrototypeOf(level)) {
+    for (const key of Reflect.ownKeys(level)) {
+      if (key === 'constructor' || Object.hasOwn(base, key)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(level, key);
+      if (typeof descriptor?.value === 'function') base[key] = (descriptor.value as (...args: unknown[]) => unknown).bind(provider);
+    }
+  }
+  return base as unknown as FileSystemProviderV1;
+}
