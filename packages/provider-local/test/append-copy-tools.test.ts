@@ -244,6 +244,30 @@ for (const [providerName, makeBed] of TOOL_BEDS) {
       expect(await bed.fixtures.outside.fingerprint()).toBe(outside);
     });
 
+    it('needs exactly read on from and write on to', async () => {
+      const bed = await makeBed({
+        config: {
+          grants: [
+            { path: 'in', tree: true, rights: ['read'] },
+            { path: 'out', tree: true, rights: ['write'] },
+          ],
+        },
+      });
+      await bed.fixtures.writeFile('in/a.txt', 'a');
+      await bed.fixtures.writeFile('out/b.txt', 'b');
+      expect(await bed.process.call('copy_file', { from: 'in/a.txt', to: 'out/a.txt' })).toMatchObject({ ok: true });
+      expect(await bed.process.call('copy_file', { from: 'out/b.txt', to: 'out/c.txt' })).toMatchObject({
+        ok: false,
+        error: { code: 'denied', details: { right: 'read', path: 'out/b.txt' } },
+      });
+      expect(await bed.process.call('copy_file', { from: 'in/a.txt', to: 'in/c.txt' })).toMatchObject({
+        ok: false,
+        error: { code: 'denied', details: { right: 'write', path: 'in/c.txt' } },
+      });
+      expect(await bed.text('out/a.txt')).toBe('a');
+      expect(await bed.fixtures.kindOf('out/c.txt')).toBe('missing');
+    });
+
     it('needs read on from and write on to, and never lowers a label', async () => {
       const bed = await makeBed({
         config: {
@@ -274,6 +298,21 @@ for (const [providerName, makeBed] of TOOL_BEDS) {
       expect(await bed.process.call('copy_file', { from: 'notes.txt', to: 'outbox/notes.txt' })).toMatchObject({ ok: true });
       expect(await bed.fixtures.kindOf('notes-copy.txt')).toBe('missing');
       expect(await bed.fixtures.kindOf('outbox/key.txt')).toBe('missing');
+    });
+  });
+
+  describe(`copy_file on ${providerName} without copyFile`, () => {
+    it('says so clearly and writes nothing', async () => {
+      const bed = await makeBed({}, (provider) => {
+        const { copyFile: _dropped, ...rest } = provider;
+        return { ...rest, close: () => provider.close() };
+      });
+      await bed.fixtures.writeFile('a.txt', 'a');
+      expect(await bed.process.call('copy_file', { from: 'a.txt', to: 'b.txt' })).toMatchObject({
+        ok: false,
+        error: { code: 'provider_failure', effect: 'none' },
+      });
+      expect(await bed.fixtures.kindOf('b.txt')).toBe('missing');
     });
   });
 
