@@ -18,6 +18,7 @@ const STAGES: readonly (readonly { directory: string; output: string }[])[] = [
     { directory: 'packages/provider-memfs', output: 'dist/index.js' },
     { directory: 'packages/provider-local', output: 'dist/index.js' },
     { directory: 'packages/object-memory', output: 'dist/index.js' },
+    { directory: 'packages/provider-postgres', output: 'dist/index.js' },
   ],
   [
     { directory: 'packages/tools', output: 'dist/index.js' },

@@ -51,6 +51,7 @@ Commands:
   tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
   shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
   demo      A guided tour of the tools on a demo workspace
+  export    Write a workspace's directories and files into an empty host directory
 
 Run \`libos <command> --help\` for a command's options. \`libos --version\` prints the version.
 `;
@@ -137,3 +138,13 @@ refusals of a symlink escape, a .git write and a path above the root. DIR defaul
 Options:
   -h, --help  Show this help
 `;
+
+/** `libos export --help`. */
+export const EXPORT_HELP = `Usage: libos export [workspace options] DIR
+
+Writes every directory and file of the workspace into DIR, which must be empty (it is created when
+missing), and prints {"files", "directories", "bytes"}. Nothing in DIR is ever replaced.
+
+Example: libos export --provider postgres --database postgres://me@db/work --workspace team-a ./copy
+
+${WORKSPACE_OPTIONS}`;

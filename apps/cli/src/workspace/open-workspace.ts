@@ -114,7 +114,7 @@ export async function readConfig(file: string): Promise<LibosConfig> {
 }
 
 /** The chosen backend's provider; a value it refuses is a UsageError naming the flag. */
-async function openProvider(options: WorkspaceOptions): Promise<OpenedProvider> {
+export async function openProvider(options: WorkspaceOptions): Promise<OpenedProvider> {
   const backend = BACKEND_REGISTRY.provider(options.provider);
   if (backend === undefined) throw new UsageError(`libos: --provider: no provider backend is named '${options.provider}'`);
   try {
