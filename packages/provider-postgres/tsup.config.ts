@@ -1,3 +1,4 @@
 import { libraryConfig } from '../../tooling/tsup/library-config.js';
 
-export default libraryConfig();
+// `backend` is a separate, light entry: the apps load it to find the provider by name.
+export default libraryConfig({ entry: ['src/index.ts', 'src/backend.ts'] });

@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
       },
     ]),
   ),
+  export: async () => (await import('./commands/export-command.js')).exportCommand,
 };
 
 /**

@@ -20,7 +20,7 @@ const bucket: ProviderBackend = {
 
 describe('the backend registry', () => {
   it('finds the built-in providers and the PostgreSQL Object store by name and scheme', () => {
-    expect(BACKEND_REGISTRY.providers.map((backend) => backend.name)).toEqual(['local', 'memfs']);
+    expect(BACKEND_REGISTRY.providers.map((backend) => backend.name)).toEqual(['local', 'memfs', 'postgres']);
     expect(BACKEND_REGISTRY.objectStoreFor('postgresql://u@h/db')?.name).toBe('postgres');
     expect(BACKEND_REGISTRY.objectStoreFor('POSTGRES://u@h/db')?.name).toBe('postgres');
     expect(BACKEND_REGISTRY.objectStoreFor('objects.db')).toBeUndefined();
@@ -40,7 +40,7 @@ describe('the backend registry', () => {
       'libos x: --root applies to --provider local, not to --provider bucket',
     );
     expect(() => workspaceOptionsFrom('libos x', { provider: 'nope' }, registry)).toThrow(
-      "libos x: --provider must be one of 'local', 'memfs', 'bucket', not 'nope'",
+      "libos x: --provider must be one of 'local', 'memfs', 'postgres', 'bucket', not 'nope'",
     );
   });
 

@@ -20,6 +20,7 @@ const STAGES: readonly (readonly { directory: string; output: string }[])[] = [
     { directory: 'packages/object-memory', output: 'dist/index.js' },
     { directory: 'packages/audit', output: 'dist/index.js' },
     { directory: 'packages/provider-overlay', output: 'dist/index.js' },
+    { directory: 'packages/provider-postgres', output: 'dist/index.js' },
   ],
   [
     { directory: 'packages/tools', output: 'dist/index.js' },

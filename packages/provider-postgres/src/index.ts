@@ -8,3 +8,5 @@ export {
 export { migrate, type MigrationReport } from './migrate.js';
 export { MIGRATIONS, CHUNK_BYTES, type Migration } from './migrations.js';
 export { DEFAULT_SCHEMA, quoteSchema } from './schema-name.js';
+export { seedWorkspace } from './seed-workspace.js';
+export { EXPORT_DIRECTORY_MAX_ENTRIES, exportWorkspace } from './export-workspace.js';

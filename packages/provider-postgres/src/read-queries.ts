@@ -45,7 +45,8 @@ const readSql = (s: string) => `
   FROM ${s}.walk($1, $2::bytea[], $3) w LEFT JOIN ${s}.entries e ON e.id = w.entry_id`;
 
 const listSql = (s: string) => `
-  SELECT w.reached, w.entry_kind AS kind, c.name, c.kind AS child_kind, c.size_bytes, c.modified_at
+  SELECT w.reached, w.entry_kind AS kind, c.name, c.kind AS child_kind, c.size_bytes,
+    to_char(c.modified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS modified_at
   FROM ${s}.walk($1, $2::bytea[], $3) w
   LEFT JOIN LATERAL (
     SELECT x.name, x.kind, x.size_bytes, x.modified_at FROM ${s}.entries x
@@ -53,10 +54,10 @@ const listSql = (s: string) => `
   ) c ON w.reached = $3 AND w.entry_kind = 'd'
   ORDER BY c.name`;
 
-function describe(kind: string, size: string | null, modifiedAt: Date): PathStatus & { kind: 'file' | 'directory'; modifiedAt: string } {
-  return kind === 'f'
-    ? { kind: 'file', sizeBytes: Number(size), modifiedAt: modifiedAt.toISOString() }
-    : { kind: 'directory', sizeBytes: null, modifiedAt: modifiedAt.toISOString() };
+// A listing formats its times in SQL (microseconds, UTC): parsing 10,000 Dates costs more than the query.
+function describe(kind: string, size: string | null, modifiedAt: Date | string): PathStatus & { kind: 'file' | 'directory'; modifiedAt: string } {
+  const at = typeof modifiedAt === 'string' ? modifiedAt : modifiedAt.toISOString();
+  return kind === 'f' ? { kind: 'file', sizeBytes: Number(size), modifiedAt: at } : { kind: 'directory', sizeBytes: null, modifiedAt: at };
 }
 
 export async function statPath(pool: Pool, ref: WorkspaceRef, path: WorkspacePath): Promise<PathStatus> {
@@ -94,7 +95,7 @@ export async function listDirectory(pool: Pool, ref: WorkspaceRef, path: Workspa
     name: Buffer | null;
     child_kind: string | null;
     size_bytes: string | null;
-    modified_at: Date | null;
+    modified_at: string | null;
   }>(listSql(ref.schema), [ref.rootId, at.names, at.names.length, limit + 1]);
   const first = rows[0] ?? { reached: -1, kind: null };
   const refused = ancestorRefusal(at, first.reached, first.kind);

@@ -59,6 +59,7 @@ Commands:
             discard, history, rewind; see libos changes --help)
   demo      A guided tour of the tools on a demo workspace
   audit     Make a signing key, verify or show an audit log (keygen, verify, show)
+  export    Write a workspace's directories and files into an empty host directory
 
 Run \`libos <command> --help\` for a command's options. \`libos --version\` prints the version.
 `;
@@ -148,3 +149,13 @@ refusals of a symlink escape, a .git write and a path above the root. DIR defaul
 Options:
   -h, --help  Show this help
 `;
+
+/** `libos export --help`. */
+export const EXPORT_HELP = `Usage: libos export [workspace options] DIR
+
+Writes every directory and file of the workspace into DIR, which must be empty (it is created when
+missing), and prints {"files", "directories", "bytes"}. Nothing in DIR is ever replaced.
+
+Example: libos export --provider postgres --database postgres://me@db/work --workspace team-a ./copy
+
+${WORKSPACE_OPTIONS}`;

@@ -1,0 +1,74 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { escapeForDisplay, type ProviderBackend } from '@libos/core';
+
+/**
+ * `--provider postgres`, what the apps find in this package's `./backend` entry: the driver and the
+ * provider load only when a workspace opens. The workspace is opened (and created, and seeded from
+ * `--seed` when this start created it) before the app serves anything.
+ */
+export const backend: ProviderBackend = {
+  kind: 'provider',
+  name: 'postgres',
+  summary: 'a workspace in PostgreSQL, shared by every host that opens it (--database URL --workspace NAME)',
+  servesRoot: false,
+  flags: {
+    database: { value: 'URL', description: 'the PostgreSQL database (postgres://user:password@host:port/db)', required: true },
+    workspace: { value: 'NAME', description: 'the workspace to serve, created on first use', required: true },
+    seed: { value: 'DIR', description: 'copied in when the workspace is new (directories and files only)' },
+  },
+  async open({ flags }) {
+    const { createPostgresProvider } = await import('./create-postgres-provider.js');
+    const url = flags.database!;
+    const seed = flags.seed === undefined ? undefined : resolve(flags.seed);
+    if (seed !== undefined) {
+      const status = await stat(seed).catch(() => undefined);
+      if (status === undefined) throw new Error(`--seed: no such directory: ${flags.seed}`);
+      if (!status.isDirectory()) throw new Error(`--seed: not a directory: ${flags.seed}`);
+    }
+    let provider: ReturnType<typeof createPostgresProvider>;
+    try {
+      provider = createPostgresProvider({ connectionString: url, workspace: flags.workspace! });
+    } catch (error) {
+      throw new Error(`--workspace ${flags.workspace}: ${firstLine(error)}`, { cause: error });
+    }
+    let created: boolean;
+    try {
+      ({ created } = await provider.open());
+    } catch (error) {
+      await provider.close();
+      throw new Error(`--database ${withoutPassword(url)}: cannot open the workspace: ${firstLine(error)}`, { cause: error });
+    }
+    if (created && seed !== undefined) {
+      const { seedWorkspace } = await import('./seed-workspace.js');
+      try {
+        await seedWorkspace(provider, seed);
+      } catch (error) {
+        await provider.close();
+        throw new Error(`--seed ${flags.seed}: ${firstLine(error)}`, { cause: error });
+      }
+    }
+    return {
+      provider,
+      served: `the PostgreSQL workspace ${escapeForDisplay(JSON.stringify(flags.workspace))} at ${escapeForDisplay(withoutPassword(url))}`,
+      hostDirectories: seed === undefined ? [] : [seed],
+      close: () => provider.close(),
+    };
+  },
+};
+
+/** The URL as it may be shown: a password is never printed. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
