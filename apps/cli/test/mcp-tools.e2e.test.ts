@@ -101,6 +101,8 @@ describe('libos mcp over stdio (local provider)', () => {
       count: 1,
       truncated: false,
       files_searched: 1,
+      partial_files: 0,
+      skipped_ignored: 0,
       stopped: null,
     });
     expect(expectSuccess(await session.call('move_file', { from: 'a.txt', to: 'b.txt' }))).toEqual({

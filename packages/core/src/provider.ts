@@ -1,3 +1,4 @@
+import type { DirectoryHandle } from './directory-handle.js';
 import type { WorkspacePath } from './workspace-path.js';
 
 /** What an entry is, observed without following links. */
@@ -187,6 +188,12 @@ export interface FileSystemProviderV1 {
    * `symlink_refused` (a link on either side), `hard_link_refused`, `already_exists`, `not_a_directory`.
    */
   rename?(from: WorkspacePath, to: WorkspacePath, options: RenameOptions): Promise<{ readonly replaced: boolean }>;
+
+  /**
+   * Opens a directory to walk it through a `DirectoryHandle`; optional (a walk then resolves each
+   * path from the root). Throws `not_found`, `not_a_directory`, `symlink_refused`, as `listDirectory`.
+   */
+  openDirectory?(path: WorkspacePath, options?: ProviderCallOptions): Promise<DirectoryHandle>;
 
   /** The host directory of a workspace directory, for spawning subprocesses; only real-disk providers have one. */
   hostPath?(path: WorkspacePath): string;

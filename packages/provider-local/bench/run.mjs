@@ -1,5 +1,6 @@
 // Runs every provider-local benchmark against the built dist (run `npx tsup` in core and here first).
-import { benchEditAndSearch } from './edit-and-search.mjs';
+import { benchEditFile } from './edit-file.mjs';
+import { benchSearchTree } from './search-tree.mjs';
 import { benchListLargeDirectory } from './list-large-directory.mjs';
 import { benchReadSmallFile } from './read-small-file.mjs';
 import { benchRecursiveDelete } from './recursive-delete.mjs';
@@ -13,4 +14,5 @@ await benchListLargeDirectory();
 await benchRecursiveDelete();
 await benchWriteFile();
 await benchWriteFileOnTmpfs();
-await benchEditAndSearch();
+await benchEditFile();
+await benchSearchTree();

@@ -2,6 +2,7 @@ import { LibosError, checkSignal, createCallGate, pathSegments } from '@libos/co
 import type { FileSystemProviderV1, PathStatus, ProviderCallOptions, ProviderCapabilities, WorkspacePath } from '@libos/core';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
+import { createDirectoryHandles } from './directory-handles.js';
 import { renameFile } from './rename-file.js';
 import { FdPaths } from './fd-paths.js';
 import { hostPathOf } from './host-path.js';
@@ -63,6 +64,8 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
     });
   }
 
+  const handles = createDirectoryHandles(run, 'local');
+
   return {
     specificationVersion: 'v1',
     name: 'local',
@@ -93,6 +96,10 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
         renameOptions,
         (context) => (refuseIfReserved(from, false), refuseIfReserved(to, true), renameFile(context, from, to, renameOptions)),
       ),
+    openDirectory: async (path, openOptions) => {
+      refuseIfReserved(path, false);
+      return handles.openDirectory(path, openOptions);
+    },
     hostPath(path) {
       const leave = gate.enter(path);
       try {
@@ -106,6 +113,7 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
     },
     close: () =>
       gate.close(async () => {
+        handles.closeAll();
         root.close();
         await staging.close();
       }),
