@@ -13,6 +13,7 @@ const TOOL_NAMES = [
   'delete_directory',
   'delete_file',
   'edit_text_file',
+  'find_files',
   'get_working_directory',
   'move_file',
   'read_directory',

@@ -16,6 +16,7 @@ const TOOL_NAMES = [
   'write_text_file',
   'edit_text_file',
   'search_files',
+  'find_files',
   'write_directory',
   'delete_file',
   'delete_directory',
