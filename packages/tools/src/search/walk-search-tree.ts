@@ -11,7 +11,7 @@ import {
   type WorkspacePath,
 } from '@libos/core';
 import type { ToolContext } from '../tool-definition.js';
-import { ignoreVerdict, parseGitignore, type IgnoreFile } from './gitignore.js';
+import type { IgnoreFile } from './gitignore.js';
 import type { WalkClock } from './walk-clock.js';
 import { openWalkDirectory } from './walk-directory.js';
 
@@ -53,6 +53,9 @@ const GITIGNORE_MAX_BYTES = 1_048_576;
 // it were not there, because a search reports what it could read and nothing else.
 const PASSED_BY = ['not_found', 'not_a_directory', 'not_a_file', 'symlink_refused', 'hard_link_refused', 'changed_during_operation'] as const;
 
+type ParseGitignore = typeof import('./gitignore.js').parseGitignore;
+type IgnoreVerdict = typeof import('./gitignore.js').ignoreVerdict;
+
 interface Frame {
   readonly directory: DirectoryHandle;
   readonly entries: readonly DirectoryEntry[];
@@ -84,7 +87,9 @@ export async function walkSearchTree(
   let filesLeft = limits.maxFiles;
   let cut = false;
   const stack: Frame[] = [];
-  const ignores: IgnoreFile[] = limits.respectGitignore ? await ancestorIgnores(context, root, permit, clock) : [];
+  // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first walk, not by every start.
+  const rules = limits.respectGitignore ? await import('./gitignore.js') : undefined;
+  const ignores: IgnoreFile[] = rules === undefined ? [] : await ancestorIgnores(context, root, permit, clock, rules.parseGitignore);
   const enter = async (directory: DirectoryHandle): Promise<Frame> => {
     // One more than the budget, so a directory that ends exactly at the budget is not called cut.
     const limit = Math.max(1, Math.min(context.bounds.list_limit_max, entriesLeft + 1));
@@ -92,12 +97,12 @@ export async function walkSearchTree(
     const entries = listing.entries.slice(0, entriesLeft);
     entriesLeft -= entries.length;
     if (listing.truncated || entries.length < listing.entries.length) cut = true;
-    const ignore = limits.respectGitignore ? await ownIgnore(directory, entries, permit, clock) : undefined;
+    const ignore = rules === undefined ? undefined : await ownIgnore(directory, entries, permit, clock, rules.parseGitignore);
     if (ignore !== undefined) ignores.push(ignore);
     return { directory, entries, next: 0, ignore };
   };
   const ignored = (path: WorkspacePath, relativePath: string, isDirectory: boolean) =>
-    limits.excluded(relativePath) || (ignores.length > 0 && isIgnored(ignores, path, isDirectory));
+    limits.excluded(relativePath) || (rules !== undefined && ignores.length > 0 && isIgnored(ignores, path, isDirectory, rules.ignoreVerdict));
   const prefix = root === ROOT_PATH ? '' : `${root}/`;
   try {
     // The root was authorized by the call itself; its own failures (not_found, not_a_directory,
@@ -163,7 +168,7 @@ function leave(stack: Frame[], ignores: IgnoreFile[]): void {
 
 // Deepest file first: a lower `.gitignore` overrides a higher one, and within one file the last
 // matching pattern decides (ignoreVerdict).
-function isIgnored(ignores: readonly IgnoreFile[], path: WorkspacePath, isDirectory: boolean): boolean {
+function isIgnored(ignores: readonly IgnoreFile[], path: WorkspacePath, isDirectory: boolean, ignoreVerdict: IgnoreVerdict): boolean {
   for (let index = ignores.length - 1; index >= 0; index--) {
     const file = ignores[index]!;
     const verdict = ignoreVerdict(file, file.base === '' ? path : path.slice(file.base.length + 1), isDirectory);
@@ -173,7 +178,13 @@ function isIgnored(ignores: readonly IgnoreFile[], path: WorkspacePath, isDirect
 }
 
 // The `.gitignore` of a directory being entered, when it lists one the process may read.
-async function ownIgnore(directory: DirectoryHandle, entries: readonly DirectoryEntry[], permit: Permit, clock: WalkClock) {
+async function ownIgnore(
+  directory: DirectoryHandle,
+  entries: readonly DirectoryEntry[],
+  permit: Permit,
+  clock: WalkClock,
+  parseGitignore: ParseGitignore,
+) {
   const entry = entries.find((item) => item.name === '.gitignore');
   if (entry === undefined || entry.kind !== 'file' || !permit.covers('read', entry.path, 'file')) return undefined;
   const read = await passBy(() => clock.race(directory.readFile('.gitignore', { maxBytes: GITIGNORE_MAX_BYTES, signal: clock.signal })));
@@ -181,7 +192,13 @@ async function ownIgnore(directory: DirectoryHandle, entries: readonly Directory
 }
 
 // The `.gitignore` files of the root's ancestors, from the workspace root down, that the process may read.
-async function ancestorIgnores(context: ToolContext, root: WorkspacePath, permit: Permit, clock: WalkClock): Promise<IgnoreFile[]> {
+async function ancestorIgnores(
+  context: ToolContext,
+  root: WorkspacePath,
+  permit: Permit,
+  clock: WalkClock,
+  parseGitignore: ParseGitignore,
+): Promise<IgnoreFile[]> {
   const found: IgnoreFile[] = [];
   const segments = pathSegments(root);
   let directory: WorkspacePath = ROOT_PATH;

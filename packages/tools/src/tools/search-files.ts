@@ -6,7 +6,7 @@ import type { LineMatch } from '../search/find-in-text.js';
 import { literalPrefilter } from '../search/literal-prefilter.js';
 import { createTextSearcher, type TextSearcher } from '../search/text-searcher.js';
 import { DEADLINE_PASSED, startWalkClock, type WalkClock } from '../search/walk-clock.js';
-import { PATTERN_MAX_LENGTH, compileWalkFilters, invalidPattern, walkInputFields, walkOutputFields, type WalkStop } from '../search/walk-inputs.js';
+import { PATTERN_MAX_LENGTH, compileWalkFilters, walkInputFields, walkOutputFields, type WalkStop } from '../search/walk-inputs.js';
 import { walkSearchTree, type WalkLimits } from '../search/walk-search-tree.js';
 import { defineTool, type ToolContext } from '../tool-definition.js';
 import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
@@ -80,10 +80,10 @@ export const searchFiles = defineTool({
     const root = context.resolvePath(input.path);
     const clock = startWalkClock(input.deadline_ms, context.signal, root);
     try {
+      // Starting and compiling is bounded by the deadline too: past it, the search answers with nothing found, stopped there.
       const searcher = await createTextSearcher(input.query, { regex: input.regex, caseSensitive: input.case_sensitive }, clock).catch(
         (error: unknown) => {
-          // Compiling is bounded by the deadline too; one that cannot finish in it is refused, not run.
-          if (error === DEADLINE_PASSED) throw invalidPattern('search_files', 'query', 'did not compile within deadline_ms');
+          if (error === DEADLINE_PASSED) return undefined;
           throw error;
         },
       );
@@ -96,7 +96,7 @@ export const searchFiles = defineTool({
         };
         return await search(input, context, root, clock, searcher, codec, limits);
       } finally {
-        searcher.close();
+        searcher?.close();
       }
     } finally {
       clock.dispose();
@@ -109,7 +109,7 @@ async function search(
   context: ToolContext,
   root: WorkspacePath,
   clock: WalkClock,
-  searcher: TextSearcher,
+  searcher: TextSearcher | undefined,
   codec: TextCodec,
   limits: WalkLimits,
 ) {
@@ -139,6 +139,7 @@ async function search(
     64;
   const mayMatch = literalPrefilter(input.query, { regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
   try {
+    if (searcher === undefined) throw DEADLINE_PASSED;
     const cut = await walkSearchTree(context, root, permit, limits, clock, progress, async ({ path, read: readPrefix }) => {
       const read = await readPrefix(input.max_bytes_per_file);
       if (read === undefined) return true;
