@@ -75,7 +75,7 @@ describe('libos mcp loads only what a session uses', () => {
       expect(loaded()).toEqual({ zodEnglish: true, cfworker: true, zodGerman: false, ajv: false, re2: false });
 
       const search = await client.callTool({ name: 'search_files', arguments: { path: 'notes', query: 'hel+o', regex: true } });
-      expect(search.isError).toBeFalsy();
+      expect(search.isError, JSON.stringify(search.content)).toBeFalsy();
       expect(search.structuredContent).toMatchObject({ count: 1 });
       expect(loaded().re2).toBe(true);
     } finally {

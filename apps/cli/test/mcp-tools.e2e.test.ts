@@ -15,6 +15,7 @@ const TOOL_NAMES = [
   'delete_directory',
   'delete_file',
   'edit_text_file',
+  'find_files',
   'get_working_directory',
   'move_file',
   'read_directory',
@@ -103,6 +104,8 @@ describe('libos mcp over stdio (local provider)', () => {
       count: 1,
       truncated: false,
       files_searched: 1,
+      partial_files: 0,
+      skipped_ignored: 0,
       stopped: null,
     });
     expect(expectSuccess(await session.call('move_file', { from: 'a.txt', to: 'b.txt' }))).toEqual({

@@ -114,53 +114,9 @@ function watchingBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
       return outcome;
     };
   }
-  const appendFile = provider.appendFile;
-  if (appendFile !== undefined) {
-    base.appendFile = async function (
-      this: Watched,
-      path: WorkspacePath,
-      bytes: Uint8Array,
-      options: Parameters<NonNullable<FileSystemProviderV1['appendFile']>>[2],
-    ) {
-      const outcome = await appendFile.call(provider, path, bytes, options);
-      // An append never reads the file, and neither does its record: only a file it created is
-      // known whole (the prefix, when it was written, and the bytes).
-      const whole = outcome.created
-        ? sha256Hex(concat(outcome.bytesAppended > bytes.length ? options.emptyFilePrefix : undefined, bytes))
-        : 'unknown';
-      this[EFFECTS].push({ path, before_sha256: outcome.created ? null : 'unknown', after_sha256: whole, size_bytes: outcome.sizeBytes });
-      return outcome;
-    };
-  }
-  const copyFile = provider.copyFile;
-  if (copyFile !== undefined) {
-    base.copyFile = async function (
-      this: Watched,
-      from: WorkspacePath,
-      to: WorkspacePath,
-      options: Parameters<NonNullable<FileSystemProviderV1['copyFile']>>[2],
-    ) {
-      const replaced = options.overwrite ? await observe(to) : null;
-      const outcome = await copyFile.call(provider, from, to, options);
-      this[EFFECTS].push({
-        path: to,
-        before_sha256: outcome.replaced ? replaced : null,
-        after_sha256: await observe(to),
-        size_bytes: outcome.bytesCopied,
-      });
-      return outcome;
-    };
-  }
   return base as unknown as FileSystemProviderV1;
 }
 
-function concat(prefix: Uint8Array | undefined, bytes: Uint8Array): Uint8Array {
-  if (prefix === undefined || prefix.length === 0) return bytes;
-  const whole = new Uint8Array(prefix.length + bytes.length);
-  whole.set(prefix);
-  whole.set(bytes, prefix.length);
-  return whole;
-}
 
 // A provider may be a class instance with private fields: its methods must keep it as `this`.
 function boundBase(provider: FileSystemProviderV1): FileSystemProviderV1 {

@@ -44,6 +44,7 @@ export type {
   StatOptions,
   WriteFileOptions,
 } from './provider.js';
+export type { DirectoryHandle } from './directory-handle.js';
 export { PROVIDER_ERROR_DETAILS, providerErrors } from './provider-errors.js';
 export type { NotAFileKind, ProviderErrorOptions, ProviderFailureReason } from './provider-errors.js';
 export { hostErrorCode } from './host-error-code.js';

@@ -1,3 +1,4 @@
+import type { DirectoryHandle } from './directory-handle.js';
 import type { WorkspacePath } from './workspace-path.js';
 
 /** What an entry is, observed without following links. */
@@ -265,6 +266,12 @@ export interface FileSystemProviderV1 {
    * what `readFile` throws.
    */
   readFileRange?(path: WorkspacePath, options: ReadFileRangeOptions): Promise<FileRangeRead>;
+
+  /**
+   * Opens a directory to walk it through a `DirectoryHandle`; optional (a walk then resolves each
+   * path from the root). Throws `not_found`, `not_a_directory`, `symlink_refused`, as `listDirectory`.
+   */
+  openDirectory?(path: WorkspacePath, options?: ProviderCallOptions): Promise<DirectoryHandle>;
 
   /** The host directory of a workspace directory, for spawning subprocesses; only real-disk providers have one. */
   hostPath?(path: WorkspacePath): string;

@@ -6,6 +6,7 @@ import { cancellationCases } from './cases/cancellation-cases.js';
 import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
 import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
 import { directoryCases } from './cases/directory-cases.js';
+import { directoryHandleCases } from './cases/directory-handle-cases.js';
 import { errorTableCases } from './cases/error-table.js';
 import { gitCases } from './cases/git-cases.js';
 import { hardLinkCases, symlinkCases } from './cases/link-cases.js';
@@ -40,6 +41,7 @@ export const conformanceCases: readonly ConformanceCase[] = uniqueCases([
   ...appendCases,
   ...copyCases,
   ...rangeCases,
+  ...directoryHandleCases,
   ...symlinkCases,
   ...hardLinkCases,
   ...specialFileCases,

@@ -128,6 +128,7 @@ describe('conformanceCases', () => {
         'deleting files',
         'errors',
         'exclusive create',
+        'directory handles',
         'hard links',
         'lifecycle',
         'listing',

@@ -1,6 +1,7 @@
 // Runs every provider-local benchmark against the built dist (run `npx tsup` in core and here first).
 import { benchAppendFile } from './append-file.mjs';
-import { benchEditAndSearch } from './edit-and-search.mjs';
+import { benchEditFile } from './edit-file.mjs';
+import { benchSearchTree } from './search-tree.mjs';
 import { benchListLargeDirectory } from './list-large-directory.mjs';
 import { benchReadSmallFile } from './read-small-file.mjs';
 import { benchRecursiveDelete } from './recursive-delete.mjs';
@@ -14,5 +15,6 @@ await benchListLargeDirectory();
 await benchRecursiveDelete();
 await benchWriteFile();
 await benchWriteFileOnTmpfs();
-await benchEditAndSearch();
 await benchAppendFile();
+await benchEditFile();
+await benchSearchTree();

@@ -4,6 +4,7 @@ import { appendFile } from './append-file.js';
 import { copyFile } from './copy-file.js';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
+import { createDirectoryHandles } from './directory-handles.js';
 import { renameFile } from './rename-file.js';
 import { FdPaths } from './fd-paths.js';
 import { hostPathOf } from './host-path.js';
@@ -66,6 +67,8 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
     });
   }
 
+  const handles = createDirectoryHandles(run, 'local');
+
   return {
     specificationVersion: 'v1',
     name: 'local',
@@ -107,6 +110,10 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
       ),
     readFileRange: (path, rangeOptions) =>
       run('readFileRange', path, rangeOptions, (context) => (refuseIfReserved(path, false), readFileRange(context, path, rangeOptions))),
+    openDirectory: async (path, openOptions) => {
+      refuseIfReserved(path, false);
+      return handles.openDirectory(path, openOptions);
+    },
     hostPath(path) {
       const leave = gate.enter(path);
       try {
@@ -120,6 +127,7 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
     },
     close: () =>
       gate.close(async () => {
+        handles.closeAll();
         root.close();
         await staging.close();
       }),

@@ -21,16 +21,26 @@ import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 export async function listDirectory(context: OperationContext, path: WorkspacePath, options: ListDirectoryOptions): Promise<DirectoryListing> {
   const { directory } = walk(context, pathSegments(path));
   try {
-    const kept = new SmallestItems<NameRecord>(options.limit, compareNames);
-    await scanNames(context, directory.fd, path, (raw) => {
-      // The staging directory (and everything of a write in progress) is never listed.
-      if (!isReservedName(raw)) kept.offer({ raw, key: sortKey(raw) });
-    });
-    const entries = context.paths.within(directory.fd, (nameIn) => describe(kept.sorted(), nameIn, path));
-    return { entries, truncated: kept.overflowed };
+    return await listHeldDirectory(context, directory.fd, path, options);
   } finally {
     directory.release();
   }
+}
+
+/** `listDirectory` of the directory `fd` pins, whose identity is `path`. */
+export async function listHeldDirectory(
+  context: OperationContext,
+  fd: number,
+  path: WorkspacePath,
+  options: ListDirectoryOptions,
+): Promise<DirectoryListing> {
+  const kept = new SmallestItems<NameRecord>(options.limit, compareNames);
+  await scanNames(context, fd, path, (raw) => {
+    // The staging directory (and everything of a write in progress) is never listed.
+    if (!isReservedName(raw)) kept.offer({ raw, key: sortKey(raw) });
+  });
+  const entries = context.paths.within(fd, (nameIn) => describe(kept.sorted(), nameIn, path));
+  return { entries, truncated: kept.overflowed };
 }
 
 // One lstat per returned name, relative to the pinned directory: a name deleted since the scan is

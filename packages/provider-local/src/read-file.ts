@@ -18,18 +18,29 @@ export async function readFile(context: OperationContext, path: WorkspacePath, o
   if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const { directory } = walk(context, segments.slice(0, -1));
   try {
-    const probe = probeEntry(context, directory.fd, baseName(path), path);
-    if (probe === null) throw providerErrors.notFound(path);
-    try {
-      requireSingleFile(await settledStatus(probe), path);
-      // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
-      refuseOtherMount(context, probe.fd, path);
-      return readPrefix(context, probe.fd, path, options.maxBytes);
-    } finally {
-      closeSync(probe.fd);
-    }
+    return await readFileIn(context, directory.fd, baseName(path), path, options);
   } finally {
     directory.release();
+  }
+}
+
+/** `readFile` of the entry `name` of the directory `directoryFd` pins; `path` is its identity. */
+export async function readFileIn(
+  context: OperationContext,
+  directoryFd: number,
+  name: string,
+  path: WorkspacePath,
+  options: ReadFileOptions,
+): Promise<FileRead> {
+  const probe = probeEntry(context, directoryFd, name, path);
+  if (probe === null) throw providerErrors.notFound(path);
+  try {
+    requireSingleFile(await settledStatus(probe), path);
+    // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
+    refuseOtherMount(context, probe.fd, path);
+    return readPrefix(context, probe.fd, path, options.maxBytes);
+  } finally {
+    closeSync(probe.fd);
   }
 }
 

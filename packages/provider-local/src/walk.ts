@@ -60,7 +60,7 @@ export function walk(context: OperationContext, segments: readonly string[], cre
         fd = openDirectoryHandle(context, current.fd, name, path);
       }
       current.release();
-      current = held(fd, path);
+      current = holdDirectory(fd, path);
       onRootMount = false;
       stepped(context, path);
     }
@@ -81,7 +81,7 @@ function requireRootMount(context: OperationContext, directory: HeldDirectory, s
       const path = childPath(current.path, name);
       const fd = openChildDirectory(context, current.fd, name, path);
       current.release();
-      current = held(fd, path);
+      current = holdDirectory(fd, path);
       if (path === directory.path) break;
     }
   } finally {
@@ -101,8 +101,8 @@ export function walkParent(context: OperationContext, segments: readonly string[
   }
 }
 
-// Idempotent, so an error path can never close an fd number twice (it may already be reused).
-function held(fd: number, path: WorkspacePath): HeldDirectory {
+/** Holds an open directory fd; idempotent, so an error path can never close an fd number twice (it may already be reused). */
+export function holdDirectory(fd: number, path: WorkspacePath): HeldDirectory {
   let open = true;
   return {
     fd,

@@ -41,6 +41,8 @@ describe('search_files on real disk', () => {
         count: 2,
         truncated: false,
         files_searched: 2,
+        partial_files: 0,
+        skipped_ignored: 0,
         stopped: null,
       },
     });

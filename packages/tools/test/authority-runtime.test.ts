@@ -23,6 +23,7 @@ const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] =
   ['copy_file', { from: 'private/f.txt', to: 'public/copied.txt' }],
   ['search_files', { path: 'private/d', query: 'x' }],
   ['search_files', { path: 'private', query: 'private' }],
+  ['find_files', { path: 'private', glob: '*' }],
   ['move_file', { from: 'private/f.txt', to: 'private/g.txt' }],
   ['move_file', { from: 'public/f.txt', to: 'private/d', overwrite: true }],
   ['move_file', { from: 'private/f.txt', to: 'public/moved.txt' }],

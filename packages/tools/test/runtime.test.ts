@@ -17,6 +17,7 @@ const TOOL_NAMES = [
   'edit_text_file',
   'append_text_file',
   'search_files',
+  'find_files',
   'write_directory',
   'delete_file',
   'delete_directory',

@@ -56,6 +56,8 @@ describe('search_files and authority', () => {
       count: 2,
       truncated: false,
       files_searched: 2,
+      partial_files: 0,
+      skipped_ignored: 0,
       stopped: null,
     });
     // An ask subtree is skipped, never put to the approver.

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /** Where a pattern matched in one text: the line number, the line's bounds (UTF-16, `\r` left out) and the match's start. */
@@ -25,9 +26,10 @@ const WORKER_HEAP_MB = 256;
 // is not a line (the rules of find-in-text.ts, which turns these hits into matches).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { RE2JS } = require(workerData.engine);
+let RE2JS;
 let compiled;
-parentPort.on('message', (message) => {
+const waiting = [];
+const handle = (message) => {
   if (message.pattern !== undefined) {
     try {
       compiled = RE2JS.compile(message.pattern, message.flags);
@@ -54,26 +56,41 @@ parentPort.on('message', (message) => {
     start = next;
   }
   parentPort.postMessage({ id, hits });
+};
+parentPort.on('message', (message) => (RE2JS === undefined ? waiting.push(message) : handle(message)));
+import(workerData.engine).then((engine) => {
+  RE2JS = engine.RE2JS || (engine.default && engine.default.RE2JS);
+  for (const message of waiting.splice(0)) handle(message);
 });
 `;
 
-let enginePath: string | undefined;
+let engineUrl: string | undefined;
+
+/**
+ * Where a worker imports RE2 from: the built engine module (in this package's build or in a bundle
+ * that inlines re2js), or, running from the TypeScript sources, re2js itself.
+ */
+export async function regexEngineUrl(): Promise<string> {
+  if (engineUrl !== undefined) return engineUrl;
+  const { ENGINE_URL } = await import('./re2-engine.js');
+  engineUrl = /\.m?js$/u.test(ENGINE_URL) ? ENGINE_URL : pathToFileURL(createRequire(import.meta.url).resolve('re2js')).href;
+  return engineUrl;
+}
 
 // Starting a thread and loading RE2 into it costs tens of milliseconds: a worker whose search ended
 // normally waits here, unreferenced, for the next one. One stopped midway is terminated instead.
 const idle: Worker[] = [];
 const IDLE_MAX = 2;
 
-function takeWorker(): Worker {
+function takeWorker(engine: string): Worker {
   const kept = idle.pop();
   if (kept !== undefined) {
     kept.ref();
     return kept;
   }
-  enginePath ??= createRequire(import.meta.url).resolve('re2js');
   return new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { engine: enginePath },
+    workerData: { engine },
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     stdout: false,
     stderr: false,
@@ -86,8 +103,8 @@ function takeWorker(): Worker {
  * pattern can make tens of thousands of states large: on a thread of its own that costs the caller
  * nothing but wall-clock time, which its deadline and signal bound by terminating the thread.
  */
-export function startRegexWorker(pattern: string, flags: number): RegexWorker {
-  const worker = takeWorker();
+export function startRegexWorker(engine: string, pattern: string, flags: number): RegexWorker {
+  const worker = takeWorker(engine);
   let settleReady!: { resolve: () => void; reject: (stop: RegexStop) => void };
   const ready = new Promise<void>((resolve, reject) => (settleReady = { resolve, reject }));
   // Nobody may be waiting on `ready` when the worker dies; the rejection is still observed.

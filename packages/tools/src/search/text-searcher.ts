@@ -1,6 +1,6 @@
 import { LibosError } from '@libos/core';
 import { findLiteralLines, matchOfHit, type LineMatch } from './find-in-text.js';
-import { startRegexWorker, type RegexStop } from './regex-worker.js';
+import { regexEngineUrl, startRegexWorker, type RegexStop } from './regex-worker.js';
 import type { WalkClock } from './walk-clock.js';
 
 /** Finds the matching lines of one decoded file. */
@@ -37,7 +37,7 @@ export async function createTextSearcher(
     };
   }
   const pattern = options.regex ? query : quoteLiteral(query);
-  const worker = startRegexWorker(pattern, options.caseSensitive ? 0 : CASE_INSENSITIVE);
+  const worker = startRegexWorker(await regexEngineUrl(), pattern, options.caseSensitive ? 0 : CASE_INSENSITIVE);
   clock.onStop(() => worker.terminate());
   try {
     await clock.race(worker.ready.catch(refusal));

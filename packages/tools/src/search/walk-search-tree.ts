@@ -1,33 +1,78 @@
-import { LibosError, isGitAlias, type DirectoryEntry, type Permit, type WorkspacePath } from '@libos/core';
+import {
+  LibosError,
+  ROOT_PATH,
+  childPath,
+  isGitAlias,
+  pathSegments,
+  type DirectoryEntry,
+  type DirectoryHandle,
+  type FileRead,
+  type Permit,
+  type WorkspacePath,
+} from '@libos/core';
 import type { ToolContext } from '../tool-definition.js';
+import type { IgnoreFile } from './gitignore.js';
 import type { WalkClock } from './walk-clock.js';
+import { openWalkDirectory } from './walk-directory.js';
 
-/** The bounds of one walk. */
+/** The bounds and filters of one walk. */
 export interface WalkLimits {
-  /** Files the walk may try to read. */
+  /** Files the walk may offer to `visit`. */
   readonly maxFiles: number;
   /** Entries (of any kind) the walk may list in all; keeps time and memory bounded by the bounds. */
   readonly maxEntries: number;
-  /** Which files (by path below the root) are worth reading at all; the others cost no read. */
+  /** Which files (by path below the root) are wanted at all (the glob); the others cost nothing. */
   readonly wanted: (relativePath: string) => boolean;
+  /** Files and whole directories (by path below the root) to skip, counted as ignored. */
+  readonly excluded: (relativePath: string) => boolean;
+  /** Apply the `.gitignore` files of the walk and of the root's ancestors. */
+  readonly respectGitignore: boolean;
 }
 
-/** What the walk hands over for each regular file it may read. */
+/** What the walk hands over for each regular file the process may read. */
 export interface WalkedFile {
   readonly path: WorkspacePath;
   /** The path below the search root, for the glob. */
   readonly relativePath: string;
+  /** The listing's entry (size and time as listed). */
+  readonly entry: DirectoryEntry;
+  /** Reads a prefix of the file; undefined when it changed or is refused since it was listed. */
+  read(maxBytes: number): Promise<FileRead | undefined>;
 }
+
+/** What a walk counts as it goes, readable even when its deadline ended it. */
+export interface WalkProgress {
+  /** Files and directories skipped by `.gitignore` rules or `exclude`. */
+  skippedIgnored: number;
+}
+
+/** The most of one `.gitignore` read; a larger one is applied in its first lines. */
+const GITIGNORE_MAX_BYTES = 1_048_576;
 
 // Conditions of an entry that changed or is refused by the provider: the walk passes it by, as if
 // it were not there, because a search reports what it could read and nothing else.
 const PASSED_BY = ['not_found', 'not_a_directory', 'not_a_file', 'symlink_refused', 'hard_link_refused', 'changed_during_operation'] as const;
 
+type ParseGitignore = typeof import('./gitignore.js').parseGitignore;
+type IgnoreVerdict = typeof import('./gitignore.js').ignoreVerdict;
+
+interface Frame {
+  readonly directory: DirectoryHandle;
+  readonly entries: readonly DirectoryEntry[];
+  next: number;
+  readonly ignore: IgnoreFile | undefined;
+}
+
 /**
- * Walks the tree under `root` depth first in code-point order of names, entering only directories
- * the permit covers for reading (never a link, a mount point, which the provider refuses like one,
- * or a `.git` alias) and offering `visit` only regular files the permit covers. `visit` returns
- * false to stop. Returns true when a bound, not the end of the tree, stopped the walk.
+ * Walks the tree under `root` depth first in code-point order of names, through directory handles
+ * (each directory resolved once, so the cost follows the entries, not the depth), entering only
+ * directories the permit covers for reading (never a link, a mount point, which the provider
+ * refuses like one, or a `.git` alias), skipping what `.gitignore` and `exclude` say (an ignored
+ * directory is not entered), and offering `visit` only regular files the permit covers. What the
+ * permit does not cover leaves no trace, not even in `skippedIgnored`. `visit` returns false to
+ * stop. The clock bounds every provider call and lets the event loop turn between entries; its
+ * deadline ends the walk by throwing `DEADLINE_PASSED`. Returns true when a bound, not the end of
+ * the tree, stopped the walk.
  */
 export async function walkSearchTree(
   context: ToolContext,
@@ -35,49 +80,145 @@ export async function walkSearchTree(
   permit: Permit,
   limits: WalkLimits,
   clock: WalkClock,
+  progress: WalkProgress,
   visit: (file: WalkedFile) => Promise<boolean>,
 ): Promise<boolean> {
   let entriesLeft = limits.maxEntries;
   let filesLeft = limits.maxFiles;
   let cut = false;
-  const list = async (directory: WorkspacePath): Promise<readonly DirectoryEntry[]> => {
+  const stack: Frame[] = [];
+  // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first walk, not by every start.
+  const rules = limits.respectGitignore ? await import('./gitignore.js') : undefined;
+  const ignores: IgnoreFile[] = rules === undefined ? [] : await ancestorIgnores(context, root, permit, clock, rules.parseGitignore);
+  const enter = async (directory: DirectoryHandle): Promise<Frame> => {
     // One more than the budget, so a directory that ends exactly at the budget is not called cut.
     const limit = Math.max(1, Math.min(context.bounds.list_limit_max, entriesLeft + 1));
-    const listing = await clock.race(context.provider.listDirectory(directory, { limit, signal: clock.signal }));
+    const listing = await clock.race(directory.list({ limit, signal: clock.signal }));
     const entries = listing.entries.slice(0, entriesLeft);
     entriesLeft -= entries.length;
     if (listing.truncated || entries.length < listing.entries.length) cut = true;
-    return entries;
+    const ignore = rules === undefined ? undefined : await ownIgnore(directory, entries, permit, clock, rules.parseGitignore);
+    if (ignore !== undefined) ignores.push(ignore);
+    return { directory, entries, next: 0, ignore };
   };
-  const prefix = root === '.' ? '' : `${root}/`;
-  // The root was authorized by the call itself; its own failures (not_found, not_a_directory,
-  // symlink_refused) are the call's answer.
-  const stack: { entries: readonly DirectoryEntry[]; next: number }[] = [{ entries: await list(root), next: 0 }];
-  while (stack.length > 0) {
-    await clock.breathe();
-    const frame = stack[stack.length - 1]!;
-    const entry = frame.entries[frame.next++];
-    if (entry === undefined) {
-      stack.pop();
-      continue;
+  const ignored = (path: WorkspacePath, relativePath: string, isDirectory: boolean) =>
+    limits.excluded(relativePath) || (rules !== undefined && ignores.length > 0 && isIgnored(ignores, path, isDirectory, rules.ignoreVerdict));
+  const prefix = root === ROOT_PATH ? '' : `${root}/`;
+  try {
+    // The root was authorized by the call itself; its own failures (not_found, not_a_directory,
+    // symlink_refused) are the call's answer.
+    const top = await clock.race(openWalkDirectory(context.provider, root, clock.signal));
+    try {
+      stack.push(await enter(top));
+    } catch (error) {
+      top.close();
+      throw error;
     }
-    const { path } = entry;
-    if (isGitAlias(entry.name)) continue;
-    if (entry.kind === 'directory') {
-      if (!permit.covers('read', path, 'directory')) continue;
-      if (entriesLeft === 0) return true;
-      const entries = await passBy(() => list(path));
-      if (entries !== undefined) stack.push({ entries, next: 0 });
-      continue;
+    while (stack.length > 0) {
+      await clock.breathe();
+      const frame = stack[stack.length - 1]!;
+      const entry = frame.entries[frame.next++];
+      if (entry === undefined) {
+        leave(stack, ignores);
+        continue;
+      }
+      const { path, name } = entry;
+      if (isGitAlias(name)) continue;
+      const relativePath = path.slice(prefix.length);
+      if (entry.kind === 'directory') {
+        if (!permit.covers('read', path, 'directory')) continue;
+        if (ignored(path, relativePath, true)) {
+          progress.skippedIgnored++;
+          continue;
+        }
+        if (entriesLeft === 0) return true;
+        const child = await passBy(() => clock.race(frame.directory.openDirectory(name, { signal: clock.signal })));
+        if (child === undefined) continue;
+        const entered = await passBy(() => enter(child)).catch((error: unknown) => {
+          child.close();
+          throw error;
+        });
+        if (entered === undefined) child.close();
+        else stack.push(entered);
+        continue;
+      }
+      if (entry.kind !== 'file' || !permit.covers('read', path, 'file')) continue;
+      if (!limits.wanted(relativePath)) continue;
+      if (ignored(path, relativePath, false)) {
+        progress.skippedIgnored++;
+        continue;
+      }
+      if (filesLeft === 0) return true;
+      filesLeft--;
+      const { directory } = frame;
+      const read = (maxBytes: number) => passBy(() => clock.race(directory.readFile(name, { maxBytes, signal: clock.signal })));
+      if (!(await visit({ path, relativePath, entry, read }))) return true;
     }
-    if (entry.kind !== 'file' || !permit.covers('read', path, 'file')) continue;
-    const relativePath = path.slice(prefix.length);
-    if (!limits.wanted(relativePath)) continue;
-    if (filesLeft === 0) return true;
-    filesLeft--;
-    if (!(await visit({ path, relativePath }))) return true;
+    return cut;
+  } finally {
+    while (stack.length > 0) leave(stack, ignores);
   }
-  return cut;
+}
+
+function leave(stack: Frame[], ignores: IgnoreFile[]): void {
+  const frame = stack.pop()!;
+  frame.directory.close();
+  if (frame.ignore !== undefined) ignores.pop();
+}
+
+// Deepest file first: a lower `.gitignore` overrides a higher one, and within one file the last
+// matching pattern decides (ignoreVerdict).
+function isIgnored(ignores: readonly IgnoreFile[], path: WorkspacePath, isDirectory: boolean, ignoreVerdict: IgnoreVerdict): boolean {
+  for (let index = ignores.length - 1; index >= 0; index--) {
+    const file = ignores[index]!;
+    const verdict = ignoreVerdict(file, file.base === '' ? path : path.slice(file.base.length + 1), isDirectory);
+    if (verdict !== undefined) return verdict;
+  }
+  return false;
+}
+
+// The `.gitignore` of a directory being entered, when it lists one the process may read.
+async function ownIgnore(
+  directory: DirectoryHandle,
+  entries: readonly DirectoryEntry[],
+  permit: Permit,
+  clock: WalkClock,
+  parseGitignore: ParseGitignore,
+) {
+  const entry = entries.find((item) => item.name === '.gitignore');
+  if (entry === undefined || entry.kind !== 'file' || !permit.covers('read', entry.path, 'file')) return undefined;
+  const read = await passBy(() => clock.race(directory.readFile('.gitignore', { maxBytes: GITIGNORE_MAX_BYTES, signal: clock.signal })));
+  return read === undefined ? undefined : parseGitignore(decodeLines(read), directory.path === ROOT_PATH ? '' : directory.path);
+}
+
+// The `.gitignore` files of the root's ancestors, from the workspace root down, that the process may read.
+async function ancestorIgnores(
+  context: ToolContext,
+  root: WorkspacePath,
+  permit: Permit,
+  clock: WalkClock,
+  parseGitignore: ParseGitignore,
+): Promise<IgnoreFile[]> {
+  const found: IgnoreFile[] = [];
+  const segments = pathSegments(root);
+  let directory: WorkspacePath = ROOT_PATH;
+  for (let depth = 0; depth < segments.length; depth++) {
+    const path = childPath(directory, '.gitignore');
+    if (permit.covers('read', path, 'file')) {
+      const read = await passBy(() => clock.race(context.provider.readFile(path, { maxBytes: GITIGNORE_MAX_BYTES, signal: clock.signal })));
+      const file = read === undefined ? undefined : parseGitignore(decodeLines(read), directory === ROOT_PATH ? '' : directory);
+      if (file !== undefined) found.push(file);
+    }
+    directory = childPath(directory, segments[depth]!);
+  }
+  return found;
+}
+
+// Git reads a .gitignore as bytes; names on our side are UTF-8 text, so the file is read as UTF-8
+// and a cut last line (of a file past the bound) is dropped rather than applied half.
+function decodeLines(read: FileRead): string {
+  const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(read.bytes);
+  return read.truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
 }
 
 /** Runs a step on an entry that may have changed since it was listed; a refused or vanished one is skipped. */

@@ -5,6 +5,7 @@ import { createObjectFromFile } from './create-object-from-file.js';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { editTextFile } from './edit-text-file.js';
+import { findFiles } from './find-files.js';
 import { getWorkingDirectory } from './get-working-directory.js';
 import { moveFile } from './move-file.js';
 import { readDirectory } from './read-directory.js';
@@ -25,6 +26,7 @@ export const BUILTIN_TOOLS = [
   editTextFile,
   appendTextFile,
   searchFiles,
+  findFiles,
   writeDirectory,
   deleteFile,
   deleteDirectory,

@@ -2,20 +2,14 @@ import { Buffer } from 'node:buffer';
 import { type Bounds, LibosError, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
 import { resolveEncoding, type TextCodec } from '../encodings/index.js';
-import type { GlobFilter } from '../search/compile-glob.js';
 import type { LineMatch } from '../search/find-in-text.js';
 import { literalPrefilter } from '../search/literal-prefilter.js';
 import { createTextSearcher, type TextSearcher } from '../search/text-searcher.js';
 import { DEADLINE_PASSED, startWalkClock, type WalkClock } from '../search/walk-clock.js';
-import { passBy, walkSearchTree } from '../search/walk-search-tree.js';
+import { PATTERN_MAX_LENGTH, compileWalkFilters, walkInputFields, walkOutputFields, type WalkStop } from '../search/walk-inputs.js';
+import { walkSearchTree, type WalkLimits } from '../search/walk-search-tree.js';
 import { defineTool, type ToolContext } from '../tool-definition.js';
 import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
-
-/** The longest `query` or `glob`, in UTF-16 units: enough for any real pattern, bounded for RE2's compiler. */
-const PATTERN_MAX_LENGTH = 4096;
-
-const DEADLINE_DEFAULT_MS = 10_000;
-const DEADLINE_MAX_MS = 60_000;
 
 /** How many entries the walk may list per file it may read: directories and skipped names cost too. */
 const ENTRIES_PER_FILE = 4;
@@ -37,11 +31,7 @@ const inputSchema = (bounds: Bounds) =>
     encoding: encodingField,
     max_results: boundedIntegerField(100, bounds.search_results_max, `Most matches to return (default 100, at most ${bounds.search_results_max}).`),
     max_files: boundedIntegerField(1000, bounds.search_files_max, `Most files to read (default 1000, at most ${bounds.search_files_max}).`),
-    deadline_ms: boundedIntegerField(
-      DEADLINE_DEFAULT_MS,
-      DEADLINE_MAX_MS,
-      `Wall-clock milliseconds the search may take (default ${DEADLINE_DEFAULT_MS}, at most ${DEADLINE_MAX_MS}); at the deadline it answers with what it found.`,
-    ),
+    ...walkInputFields,
     max_bytes_per_file: boundedIntegerField(
       bounds.read_max_bytes_default,
       bounds.read_max_bytes_limit,
@@ -60,11 +50,15 @@ export const searchFiles = defineTool({
     'an RE2 regular expression (linear-time matching: no backreferences or lookarounds; an invalid pattern fails with ' +
     'invalid_arguments). Matching is per line; each matching line is reported once, at its first match, as ' +
     '{path, line, column, text}. `glob` keeps only files whose name matches (`*`, `?`, `[...]`; with a `/`, the whole ' +
-    'path below `path`, where `**` spans directories). The walk goes depth first in name order and never follows a ' +
-    'link, enters a mount point or .git, nor reads a file or directory the policy does not let this call read: those ' +
-    'are left out without a trace. Each file is read up to `max_bytes_per_file` and decoded with `encoding`; files ' +
-    'that do not decode are skipped. `truncated` is true when max_results, max_files or the result size stopped the ' +
-    'walk early. Fails with not_found, not_a_directory, symlink_refused or denied for the directory itself.',
+    'path below `path`, where `**` spans directories); `exclude` globs skip files and whole directories. By default ' +
+    'what .gitignore files ignore is skipped, as git would (respect_gitignore: false searches it too); skipped_ignored ' +
+    'counts what was skipped that way. The walk goes depth first in name order and never follows a link, enters a ' +
+    'mount point or .git, nor reads a file or directory the policy does not let this call read: those are left out ' +
+    'without a trace. Each file is read up to `max_bytes_per_file` and decoded with `encoding`; files that do not ' +
+    'decode are skipped, and partial_files counts the files searched in that prefix only. `stopped` names what ended ' +
+    'the walk early (max_results, max_files, result_bytes, or deadline after deadline_ms), with `truncated` true; ' +
+    'a result with stopped set or partial_files above 0 does not prove that nothing more matches. Fails with ' +
+    'not_found, not_a_directory, symlink_refused or denied for the directory itself.',
   inputSchema,
   outputSchema: z.strictObject({
     path: identityField,
@@ -72,32 +66,37 @@ export const searchFiles = defineTool({
     count: z.number().int().min(0),
     truncated: z.boolean().describe('True when a bound stopped the walk before the whole tree was searched.'),
     files_searched: z.number().int().min(0).describe('Files read and searched.'),
-    stopped: z
-      .enum(['max_results', 'max_files', 'result_bytes', 'deadline'])
-      .nullable()
-      .describe('What ended the walk early, or null when it was complete.'),
+    partial_files: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Files that hold more than max_bytes_per_file and were searched in that prefix only: a match past it is not reported.'),
+    ...walkOutputFields,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
     const codec = resolveEncoding(input.encoding);
-    // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first glob, not by every start.
-    const { compileGlob } = await import('../search/compile-glob.js');
-    const glob = input.glob === undefined ? undefined : compileGlob(input.glob);
-    if (glob === undefined && input.glob !== undefined) throw invalidPattern('glob', 'is not a valid glob');
+    const filters = await compileWalkFilters('search_files', input.glob, input.exclude);
     const root = context.resolvePath(input.path);
     const clock = startWalkClock(input.deadline_ms, context.signal, root);
     try {
+      // Starting and compiling is bounded by the deadline too: past it, the search answers with nothing found, stopped there.
       const searcher = await createTextSearcher(input.query, { regex: input.regex, caseSensitive: input.case_sensitive }, clock).catch(
         (error: unknown) => {
-          // Compiling is bounded by the deadline too; one that cannot finish in it is refused, not run.
-          if (error === DEADLINE_PASSED) throw invalidPattern('query', 'did not compile within deadline_ms');
+          if (error === DEADLINE_PASSED) return undefined;
           throw error;
         },
       );
       try {
-        return await search(input, context, root, clock, searcher, codec, glob);
+        const limits: WalkLimits = {
+          maxFiles: input.max_files,
+          maxEntries: ENTRIES_PER_FILE * input.max_files + context.bounds.list_limit_max,
+          respectGitignore: input.respect_gitignore,
+          ...filters,
+        };
+        return await search(input, context, root, clock, searcher, codec, limits);
       } finally {
-        searcher.close();
+        searcher?.close();
       }
     } finally {
       clock.dispose();
@@ -110,68 +109,81 @@ async function search(
   context: ToolContext,
   root: WorkspacePath,
   clock: WalkClock,
-  searcher: TextSearcher,
+  searcher: TextSearcher | undefined,
   codec: TextCodec,
-  glob: GlobFilter | undefined,
+  limits: WalkLimits,
 ) {
   const permit = await context.authorize({ right: 'read', path: root, target: 'directory' });
   permit.spend();
   const matches: (LineMatch & { path: string })[] = [];
   let filesSearched = 0;
-  let stopped: 'max_results' | 'max_files' | 'result_bytes' | 'deadline' | null = null;
-  // Room for the result's other fields; each match is measured as it is added.
+  let partialFiles = 0;
+  const progress = { skippedIgnored: 0 };
+  let stopped: WalkStop | null = null;
+  // Room for the result's other fields at their largest; each match is measured as it is added.
   let bytesLeft =
     context.bounds.result_max_bytes -
-    Buffer.byteLength(JSON.stringify({ path: root, matches: [], count: 0, truncated: false, files_searched: 0, stopped: 'result_bytes' }), 'utf8') -
-    32;
+    Buffer.byteLength(
+      JSON.stringify({
+        path: root,
+        matches: [],
+        count: 0,
+        truncated: false,
+        files_searched: 0,
+        partial_files: 0,
+        skipped_ignored: 0,
+        stopped: 'result_bytes',
+      }),
+      'utf8',
+    ) -
+    64;
   const mayMatch = literalPrefilter(input.query, { regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
-  let cut: boolean;
   try {
-    cut = await walkSearchTree(
-      context,
-      root,
-      permit,
-      {
-        maxFiles: input.max_files,
-        maxEntries: ENTRIES_PER_FILE * input.max_files + context.bounds.list_limit_max,
-        wanted: (relative) => glob?.matches(relative) ?? true,
-      },
-      clock,
-      async ({ path }) => {
-        const read = await passBy(() => clock.race(context.provider.readFile(path, { maxBytes: input.max_bytes_per_file, signal: clock.signal })));
-        if (read === undefined) return true;
-        filesSearched++;
-        const truncated = read.truncated || read.bytes.length > input.max_bytes_per_file;
-        const bytes = read.bytes.length > input.max_bytes_per_file ? read.bytes.subarray(0, input.max_bytes_per_file) : read.bytes;
-        // A file that cannot hold the literal has no match to report, decodable or not.
-        if (mayMatch !== undefined && !mayMatch(bytes)) return true;
-        const text = passByDecode(() => codec.decode(bytes, { truncated }));
-        if (text === undefined) return true;
-        for (const found of await searcher.find(text, input.max_results - matches.length + 1)) {
-          if (matches.length === input.max_results) {
-            stopped = 'max_results';
-            return false;
-          }
-          const match = { path, line: found.line, column: found.column, text: found.text };
-          const cost = Buffer.byteLength(JSON.stringify(match), 'utf8') + 1;
-          if (cost > bytesLeft) {
-            stopped = 'result_bytes';
-            return false;
-          }
-          bytesLeft -= cost;
-          matches.push(match);
+    if (searcher === undefined) throw DEADLINE_PASSED;
+    const cut = await walkSearchTree(context, root, permit, limits, clock, progress, async ({ path, read: readPrefix }) => {
+      const read = await readPrefix(input.max_bytes_per_file);
+      if (read === undefined) return true;
+      filesSearched++;
+      const truncated = read.truncated || read.bytes.length > input.max_bytes_per_file;
+      // Counted before anything else: a match past the prefix is never silently missing.
+      if (truncated) partialFiles++;
+      const bytes = read.bytes.length > input.max_bytes_per_file ? read.bytes.subarray(0, input.max_bytes_per_file) : read.bytes;
+      // A file that cannot hold the literal has no match to report, decodable or not.
+      if (mayMatch !== undefined && !mayMatch(bytes)) return true;
+      const text = passByDecode(() => codec.decode(bytes, { truncated }));
+      if (text === undefined) return true;
+      for (const found of await searcher.find(text, input.max_results - matches.length + 1)) {
+        if (matches.length === input.max_results) {
+          stopped = 'max_results';
+          return false;
         }
-        return true;
-      },
-    );
+        const match = { path, line: found.line, column: found.column, text: found.text };
+        const cost = Buffer.byteLength(JSON.stringify(match), 'utf8') + 1;
+        if (cost > bytesLeft) {
+          stopped = 'result_bytes';
+          return false;
+        }
+        bytesLeft -= cost;
+        matches.push(match);
+      }
+      return true;
+    });
+    // The walk ended on its own bounds (files or entries) when nothing above stopped it.
+    if (cut && stopped === null) stopped = 'max_files';
   } catch (error) {
     if (error !== DEADLINE_PASSED) throw error;
-    cut = true;
     stopped = 'deadline';
   }
-  // The walk ended on its own bounds (files or entries) when nothing above stopped it.
-  if (cut && stopped === null) stopped = 'max_files';
-  return { path: root, matches, count: matches.length, truncated: stopped !== null, files_searched: filesSearched, stopped };
+  return {
+    path: root,
+    matches,
+    count: matches.length,
+    truncated: stopped !== null,
+    files_searched: filesSearched,
+    partial_files: partialFiles,
+    skipped_ignored: progress.skippedIgnored,
+    stopped,
+  };
 }
 
 function passByDecode(decode: () => string): string | undefined {
@@ -181,10 +193,4 @@ function passByDecode(decode: () => string): string | undefined {
     if (LibosError.is(error, 'decode_failed')) return undefined;
     throw error;
   }
-}
-
-function invalidPattern(field: 'query' | 'glob', problem: string): LibosError {
-  return new LibosError('invalid_arguments', `Invalid arguments for search_files: ${field} ${problem}.`, {
-    details: { issues: [{ path: field, code: 'invalid_pattern', message: `${field}: ${problem}` }] },
-  });
 }
