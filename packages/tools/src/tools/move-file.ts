@@ -1,4 +1,5 @@
 import { LibosError, labelExceeds, type WorkspacePath } from '@libos/core';
+import { landsLower } from '../authority/label-landing.js';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../tool-definition.js';
 import { identityField, pathField } from './tool-fields.js';
@@ -48,12 +49,11 @@ export const moveFile = defineTool({
   },
 });
 
-// A label is policy about a path, so the file keeps none of its own: bytes that move take the label
-// of where they land. Refusing a move to a lower label (or past a lower sink) keeps a secret secret.
+// Refusing a move to a lower label (or past a lower sink) keeps a secret secret.
 function assertNoEgress(context: ToolContext, from: WorkspacePath, to: WorkspacePath): void {
   const label = context.authority.labelOf(from);
   const sink = context.authority.sinkOf(to);
-  if (!labelExceeds(label, context.authority.labelOf(to)) && (sink === null || !labelExceeds(label, sink))) return;
+  if (!landsLower(context.authority, label, to) && (sink === null || !labelExceeds(label, sink))) return;
   // Like every denial it names only the right and the paths, never the labels themselves.
   throw new LibosError('egress_denied', `Moving ${JSON.stringify(from)} to ${JSON.stringify(to)} is not permitted.`, {
     details: { right: 'write', path: to, from },
