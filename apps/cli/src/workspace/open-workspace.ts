@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Approver, Bounds, LibosConfig } from '@libos/core';
 import { createRuntime, loadConfig } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
+import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceRuntime } from './runtime-shape.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
@@ -27,6 +28,14 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   });
   // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
+  // Nor may it sit where the agent reads and writes (a seed is copied into the served volume too).
+  const served = options.provider === 'local' ? [options.root] : options.seed === undefined ? [] : [options.seed];
+  await refuseFilesInRoots(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }], served).catch(
+    async (error: unknown) => {
+      await provider.close();
+      throw error;
+    },
+  );
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
   const objectStore = options.objectsUrl === undefined ? undefined : await openObjectStore(options.objectsUrl);
   let runtime: WorkspaceRuntime;
