@@ -41,12 +41,23 @@ function readCharacter(scheme: CjkScheme, tables: CjkDecodeTables, bytes: Uint8A
 /** Writes one packed encode table entry; returns the new size. */
 function writePacked(output: Uint8Array, size: number, value: number): number {
   const length = value >>> 24;
-  if (length === 4) {
-    writeLinear(output, size, value & 0xffffff);
-    return size + 4;
+  if (length === 1) {
+    output[size] = value & 0xff;
+    return size + 1;
   }
-  for (let shift = (length - 1) * 8; shift >= 0; shift -= 8) output[size++] = (value >>> shift) & 0xff;
-  return size;
+  if (length === 2) {
+    output[size] = (value >> 8) & 0xff;
+    output[size + 1] = value & 0xff;
+    return size + 2;
+  }
+  if (length === 3) {
+    output[size] = (value >> 16) & 0xff;
+    output[size + 1] = (value >> 8) & 0xff;
+    output[size + 2] = value & 0xff;
+    return size + 3;
+  }
+  writeLinear(output, size, value & 0xffffff);
+  return size + 4;
 }
 
 /**
@@ -94,6 +105,13 @@ export function createCjkCodec(name: string, generated: () => CjkTableData, sche
         if (unit !== NO_CHARACTER) {
           units[count++] = unit;
           index++;
+          continue;
+        }
+        // The common case inline: a pair the table knows (readSequence's first rule, without its packing).
+        const paired = index + 1 < bytes.length ? tables.pairs[(bytes[index]! << 8) | bytes[index + 1]!]! : 0;
+        if (paired !== 0) {
+          units[count++] = paired;
+          index += 2;
           continue;
         }
         const read = readSequence(scheme, tables, bytes, index);
