@@ -1,17 +1,20 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS } from '@libos/tools';
 import { runLibos, temporaryDirectory } from './support/libos-binary.js';
 
 let workspace: Awaited<ReturnType<typeof temporaryDirectory>>;
+let outside: Awaited<ReturnType<typeof temporaryDirectory>>;
 beforeAll(async () => {
   workspace = await temporaryDirectory();
+  outside = await temporaryDirectory();
   await writeFile(join(workspace.path, 'hello.txt'), 'hello\n');
   await writeFile(join(workspace.path, 'garbage.db'), 'not a checkpoint');
 });
 afterAll(async () => {
   await workspace?.remove();
+  await outside?.remove();
 });
 
 describe('libos call', () => {
@@ -44,7 +47,7 @@ describe('libos call', () => {
   it('keeps Objects of a shared namespace between calls with --objects', async () => {
     const configFile = join(workspace.path, 'shared.json');
     await writeFile(configFile, JSON.stringify({ namespaces: [{ name: 'shared', rights: ['read', 'write'] }] }));
-    const options = ['--root', workspace.path, '--config', configFile, '--objects', join(workspace.path, 'objects.db')];
+    const options = ['--root', workspace.path, '--config', configFile, '--objects', join(outside.path, 'objects.db')];
     const create = await runLibos(['call', 'create_object_from_file', '{"name": "hi", "namespace": "shared", "path": "hello.txt"}', ...options]);
     expect(create.status, create.stdout).toBe(0);
     const exported = await runLibos(['call', 'write_object_to_file', '{"name": "hi", "namespace": "shared", "path": "hi-copy.txt"}', ...options]);
@@ -59,6 +62,46 @@ describe('libos call', () => {
       expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(run.stdout).toBe('');
     }
+  });
+});
+
+describe('--objects inside a served directory', () => {
+  it('is refused at start, exit 2 and one line, however the path reaches the root', async () => {
+    const configFile = join(outside.path, 'shared.json');
+    await writeFile(configFile, JSON.stringify({ namespaces: [{ name: 'shared', rights: ['read', 'write'] }] }));
+    await mkdir(join(workspace.path, 'deep'), { recursive: true });
+    await symlink(workspace.path, join(outside.path, 'link-to-root'));
+    await symlink(outside.path, join(workspace.path, 'link-out'));
+    const inside = [
+      join(workspace.path, 'objects.db'),
+      join(workspace.path, 'deep', 'objects.db'), // not there yet
+      join(outside.path, 'link-to-root', 'objects.db'), // a link to the root
+      join(workspace.path, 'garbage.db'), // an existing file
+    ];
+    for (const checkpoint of inside) {
+      for (const command of [['call', 'get_working_directory'], ['shell']]) {
+        const run = await runLibos([...command, '--root', workspace.path, '--config', configFile, '--objects', checkpoint], { input: '' });
+        expect(run.status, checkpoint).toBe(2);
+        expect(run.stderr.trim().split('\n'), checkpoint).toHaveLength(1);
+        expect(run.stderr, checkpoint).toMatch(/--objects .*inside the served directory/);
+        expect(run.stdout).toBe('');
+      }
+    }
+    // The memfs seed is copied into the served volume, so it counts as served too.
+    const seeded = await runLibos(['call', 'get_working_directory', '--provider', 'memfs', '--seed', workspace.path, '--objects', inside[0]!]);
+    expect(seeded.status).toBe(2);
+    // Through a link out of the root, the file really is outside: accepted.
+    const linkedOut = await runLibos([
+      'call',
+      'get_working_directory',
+      '--root',
+      workspace.path,
+      '--config',
+      configFile,
+      '--objects',
+      join(workspace.path, 'link-out', 'ok.db'),
+    ]);
+    expect(linkedOut.status, linkedOut.stderr).toBe(0);
   });
 });
 

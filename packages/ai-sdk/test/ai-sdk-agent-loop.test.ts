@@ -114,6 +114,24 @@ describe('createAiSdkTools in a generateText agent loop', () => {
     await runtime.close();
   });
 
+  it('refuses a __proto__ key in the arguments, never calling the tool without it', async () => {
+    const { runtime, fixtures, process } = await workspace();
+    const calls: unknown[] = [];
+    const counting = { tools: process.tools, call: (name: string, args?: unknown) => (calls.push(args), process.call(name, args)) };
+    const hostile = JSON.parse('{"path":"notes/todo.txt","edits":[{"old_text":"milk","new_text":"tea"}],"__proto__":{"x":1}}');
+    const model = scriptedModel([[{ name: 'edit_text_file', input: hostile }], 'done']);
+    const result = await generateText({ model, tools: createAiSdkTools(counting), stopWhen: stepCountIs(3), prompt: 'edit' });
+    // The SDK's own JSON parse (secure-json-parse) refuses the key before any tool code runs, so the
+    // runtime is never called with the key silently gone; the model reads the SDK's refusal.
+    expect(calls).toEqual([]);
+    const answer = toolOutputs(model.doGenerateCalls[1]!.prompt).at(-1)!;
+    expect(answer.output.type).toBe('error-text');
+    expect(answer.output.value).toMatch(/Invalid input for tool edit_text_file/);
+    expect(result.steps[0]?.content.find((part) => part.type === 'tool-error')).toBeDefined();
+    expect(await fixtures.readFile('notes/todo.txt')).toEqual(new TextEncoder().encode('buy milk\n'));
+    await runtime.close();
+  });
+
   it('publishes every tool of the process with the runtime input schemas, and honours a subset and descriptions', async () => {
     const { runtime, process } = await workspace();
     const model = scriptedModel(['nothing to do']);

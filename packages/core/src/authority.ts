@@ -31,8 +31,9 @@ export interface ApprovalRequest {
   readonly content_bytes: number | null;
   readonly content_sha256: string | null;
   /**
-   * The start of the content (at most 256 characters), or for an edit its unified diff (at most
-   * 4096 characters), escaped for display by `escapeForDisplay`.
+   * The start of the content (at most 256 characters, escaped for display by `escapeForDisplay`),
+   * or for an edit its whole change: the unified diff, one line per diff line, each line escaped,
+   * long lines shown as a window around what changed.
    */
   readonly preview: string | null;
   /** The question as one sentence for a person: tool, right, quoted escaped path, and what a write would put there. */
@@ -69,11 +70,16 @@ export interface AccessRequest {
   readonly onDecision?: (decision: AuditDecision) => void;
 }
 
-/** The bytes a write would land and, optionally, a text (an edit's diff) to show in their place as the preview. */
+/** The bytes a write would land and, optionally, an edit's diff to show in their place as the preview. */
 export interface ApprovalContent {
   readonly bytes: Uint8Array;
-  /** Shown escaped instead of the bytes' own start; bounded by the approval preview limits. */
-  readonly previewText?: string;
+  /**
+   * The lines of a unified diff (without their line feeds), shown instead of the bytes' own start.
+   * A change too large to show whole is refused with `approval_required`, never shown in part.
+   */
+  readonly diffLines?: readonly string[];
+  /** For a move: the bytes are the file at `from`, which would move to `to` (both canonical). */
+  readonly move?: { readonly from: WorkspacePath; readonly to: WorkspacePath };
 }
 
 /** Permission for one call, granted before any probe. */

@@ -91,4 +91,20 @@ describe('createLangChainTools in a createAgent loop', () => {
     expect(message).toBeInstanceOf(ToolMessage);
     expect(message).toMatchObject({ status: 'error', tool_call_id: 'x1' });
   });
+
+  it('refuses a __proto__ key in the arguments as invalid_arguments, in an agent loop and invoked directly', async () => {
+    const { fixtures, process } = await workspace();
+    const hostile = () => JSON.parse('{"path":"notes/todo.txt","edits":[{"old_text":"milk","new_text":"tea"}],"__proto__":{"x":1}}');
+    const model = fakeModel()
+      .respondWithTools([{ name: 'edit_text_file', args: hostile(), id: 'p1' }])
+      .respond(new AIMessage('done'));
+    const agent = createAgent({ model, tools: createLangChainTools(process) });
+    const state = await agent.invoke({ messages: [new HumanMessage('edit')] });
+    const [answer] = toolMessages(state.messages);
+    expect(answer).toMatchObject({ status: 'error', tool_call_id: 'p1' });
+    expect(JSON.parse(answer!.content as string)).toMatchObject({ error: { code: 'invalid_arguments', effect: 'none' } });
+    const [edit] = createLangChainTools(process, { tools: ['edit_text_file'] });
+    await expect(edit!.invoke(hostile())).rejects.toMatchObject({ name: 'LibosError', code: 'invalid_arguments' });
+    expect(await fixtures.readFile('notes/todo.txt')).toEqual(new TextEncoder().encode('buy milk\n'));
+  });
 });

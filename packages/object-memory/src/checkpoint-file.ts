@@ -137,7 +137,14 @@ export function readCheckpointFile(file: string, limits: CheckpointLimits): Chec
          FROM objects ORDER BY seq`,
       )
       .iterate(limits.maxPayloadBytes) as IterableIterator<CheckpointObjectRow>;
-    return decodeCheckpointRows(namespaces, objects, limits);
+    try {
+      return decodeCheckpointRows(namespaces, objects, limits);
+    } finally {
+      // An open iterator keeps the connection busy, and a busy connection refuses to close: a refusal
+      // raised before the rows were read (a bad namespace row) would otherwise leak the handle and
+      // surface as SQLite's "connection is busy" instead of the contract error.
+      objects.return?.();
+    }
   } catch (error) {
     if (LibosError.is(error)) throw error;
     throw malformed(describe(error), error);

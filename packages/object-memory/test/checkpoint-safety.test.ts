@@ -1,4 +1,4 @@
-import { chmodSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,6 +82,23 @@ describe('restore checks every row as creation does', () => {
     expect((await failureOf(async () => await createObjectMemory({ maxPayloadBytes: 20, restore: file }))).message).toMatch(
       /object row 1 has a payload over/,
     );
+  });
+
+  it('refuses an invalid name in the namespace table with a contract error, and leaks no database handle', async () => {
+    const { file } = await saved();
+    forge(file, 'PRAGMA foreign_keys = OFF');
+    forge(file, "INSERT INTO namespaces (name) VALUES ('a/../b')");
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const first = await failureOf(async () => await createObjectMemory({ restore: file }));
+    expect(first).toMatchObject({ code: 'invalid_arguments', effect: 'none' });
+    expect(first.message).toBe('The checkpoint file is malformed: namespace row 1 is not a valid namespace.');
+    const before = openFiles();
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const memory = await createObjectMemory({ namespaces: ['shared'] });
+      expect((await failureOf(async () => await memory.restore(file))).code).toBe('invalid_arguments');
+    }
+    // Each leaked handle would hold the file (and its journal) open: 20 attempts, not one more fd.
+    expect(openFiles()).toBe(before);
   });
 
   it('names the first bad row when several are bad', async () => {

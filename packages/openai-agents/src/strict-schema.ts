@@ -70,11 +70,17 @@ export function stripOptionalNulls(schema: Readonly<Schema>, value: unknown): un
   for (const [key, entry] of Object.entries(value)) {
     const property = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
     if (!isRecord(property)) {
-      result[key] = entry;
+      own(result, key, entry);
       continue;
     }
     if (entry === null && !required.has(key) && !allowsNull(property)) continue;
-    result[key] = stripOptionalNulls(property, entry);
+    own(result, key, stripOptionalNulls(property, entry));
   }
   return result;
+}
+
+// An assignment `result['__proto__'] = entry` would set the copy's prototype and drop the key; the
+// runtime must see every key the model sent, so that it refuses `__proto__` as invalid_arguments.
+function own(target: Schema, key: string, entry: unknown): void {
+  Object.defineProperty(target, key, { value: entry, enumerable: true, writable: true, configurable: true });
 }

@@ -124,6 +124,23 @@ describe('createOpenAIAgentsTools in an Agents SDK run', () => {
     expect(calls).toEqual(['read_text_file']);
   });
 
+  it('refuses a __proto__ key in the arguments as invalid_arguments, as the runtime does, at any depth', async () => {
+    const { process, fixtures } = await workspace();
+    const [read, edit] = createOpenAIAgentsTools(process, { tools: ['read_text_file', 'edit_text_file'] });
+    const direct = await process.call('read_text_file', JSON.parse('{"path":"notes/todo.txt","__proto__":{"x":1}}'));
+    expect(direct).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    const viaAdapter = JSON.parse(
+      await read!.invoke(new RunContext(), '{"path":"notes/todo.txt","encoding":null,"max_bytes":null,"__proto__":{"x":1}}'),
+    );
+    expect(viaAdapter).toMatchObject({ error: { code: 'invalid_arguments', effect: 'none' } });
+    // Nested inside an edit: the edit does not land without the key, it is refused.
+    const arguments_ =
+      '{"path":"notes/todo.txt","encoding":null,"expected_content_sha256":null,"edits":[{"old_text":"milk","new_text":"tea","replace_all":null,"__proto__":{}}]}';
+    expect(JSON.parse(await edit!.invoke(new RunContext(), arguments_))).toMatchObject({ error: { code: 'invalid_arguments' } });
+    expect(Buffer.from((await fixtures.readFile('notes/todo.txt'))!).toString()).toBe('buy milk\n');
+    expect(Object.keys(stripOptionalNulls({ type: 'object', properties: {} }, JSON.parse('{"__proto__":1}')) as object)).toEqual(['__proto__']);
+  });
+
   it('sends strict schemas: every field required, optional ones nullable with their default described', async () => {
     const { runtime, process } = await workspace();
     const model = new ScriptedModel(['nothing to do']);

@@ -130,7 +130,10 @@ describe('namespaces and labels through the runtime', () => {
 
   it('label Objects from their file and refuse egress above the target clearance without a provider call', async () => {
     const { process, calls } = await runtimeOn(true, {
-      labels: [{ path: 'private', tree: true, label: 'secret' }],
+      labels: [
+        { path: 'private', tree: true, label: 'secret' },
+        { path: 'vault', tree: true, label: 'secret' },
+      ],
       sinks: [{ path: 'vault', tree: true, max_label: 'secret' }],
     });
     expect(await process.call('create_object_from_file', { name: 'key', path: 'private/f.txt' })).toMatchObject({ ok: true });

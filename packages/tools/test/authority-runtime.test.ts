@@ -87,9 +87,11 @@ describe('authority through the runtime', () => {
           calls.length = 0;
         }
         outcomes.push(await process.call(tool, args));
-        // An edit shows its approver the diff (CONTRACT.md 3b), so with someone to ask it reads the
-        // file first; it still writes nothing and answers the same whether the file exists.
-        expect(calls).toEqual(tool === 'edit_text_file' && approver !== undefined && args.dry_run !== true ? ['readFile'] : []);
+        // An edit shows its approver the diff, a move the size and SHA-256 of what it moves, so with
+        // someone to ask they read the file first (a dry run asks no one); they still write nothing
+        // and answer the same whether the file exists.
+        const shows = (tool === 'edit_text_file' || tool === 'move_file') && approver !== undefined && args.dry_run !== true;
+        expect(calls).toEqual(shows ? ['readFile'] : []);
       }
       expect(outcomes[0]).toEqual(outcomes[1]);
       expect(outcomes[0]).toMatchObject({ ok: false, error: { code, effect: 'none' } });

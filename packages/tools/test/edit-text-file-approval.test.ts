@@ -34,8 +34,10 @@ describe('edit_text_file under an ask grant', () => {
       path: 'src/a.txt',
       content_bytes: landed!.length,
       content_sha256: sha256(landed!),
-      preview: '--- a/src/a.txt\\n+++ b/src/a.txt\\n@@ -1,2 +1,2 @@\\n keep\\n-old \\u{202E}line\\n+new\\u{0007} \\u{202E}line',
+      // Real lines, each escaped on its own: no content can break a line or pose as a diff line.
+      preview: '--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,2 +1,2 @@\n keep\n-old \\u{202E}line\n+new\\u{0007} \\u{202E}line',
     });
+    expect(seen[0]!.message).toContain(`Change:\n${seen[0]!.preview}`);
     expect(result.content_sha256).toBe(seen[0]!.content_sha256);
   });
 
@@ -103,14 +105,87 @@ describe('edit_text_file under an ask grant', () => {
     expect(text(await asked.fixtures.readFile('a.txt'))).toBe('y');
   });
 
-  it('cuts a long diff for the approver at 4096 characters without splitting an escape', async () => {
+  it('shows an edit inside one long line as a window around the change on the old and the new line, with counts', async () => {
+    const { seen, approver } = recording(() => 'approve');
+    const bed = await createTestbed({ config: ASK_WRITE, approver });
+    // A minified file: one line of 200,000 characters, changed in the middle.
+    const line = `${'a'.repeat(100_000)}SAFE${'b'.repeat(100_000)}`;
+    await bed.fixtures.writeFile('src/app.min.js', `${line}\n`);
+    await bed.ok('edit_text_file', { path: 'src/app.min.js', edits: [{ old_text: 'SAFE', new_text: 'EVIL()' }] });
+    const lines = seen[0]!.preview!.split('\n');
+    const removed = lines.find((shown) => shown.startsWith('-') && !shown.startsWith('---'))!;
+    const added = lines.find((shown) => shown.startsWith('+') && !shown.startsWith('+++'))!;
+    expect(removed).toBe(`-\\[99952 characters not shown]${'a'.repeat(48)}SAFE${'b'.repeat(48)}\\[99952 characters not shown]`);
+    expect(added).toBe(`+\\[99952 characters not shown]${'a'.repeat(48)}EVIL()${'b'.repeat(48)}\\[99952 characters not shown]`);
+  });
+
+  it('shows every changed line of every hunk: a long harmless first hunk hides no second one', async () => {
+    const { seen, approver } = recording(() => 'approve');
+    const bed = await createTestbed({ config: ASK_WRITE, approver });
+    const harmless = Array.from({ length: 60 }, (_, index) => `comment ${index} ${'x'.repeat(60)}`);
+    const body = [...harmless, ...Array.from({ length: 50 }, (_, index) => `line ${index}`), 'run(safe)'];
+    await bed.fixtures.writeFile('src/a.txt', `${body.join('\n')}\n`);
+    const edits = [
+      ...harmless.map((old_text) => ({ old_text, new_text: old_text.replace('comment', 'note') })),
+      { old_text: 'run(safe)', new_text: 'run(evil)' },
+    ];
+    await bed.ok('edit_text_file', { path: 'src/a.txt', edits });
+    const preview = seen[0]!.preview!;
+    expect(preview.split('\n').filter((shown) => shown.startsWith('+note'))).toHaveLength(60);
+    expect(preview).toContain('\n-run(safe)\n+run(evil)');
+    expect(preview).not.toContain('…');
+  });
+
+  it('refuses with approval_required, asking no one, when the change cannot be shown whole', async () => {
     const { seen, approver } = recording(() => 'approve');
     const bed = await createTestbed({ config: ASK_WRITE, approver });
     await bed.fixtures.writeFile('src/big.txt', '\u0001'.repeat(5000));
-    await bed.ok('edit_text_file', { path: 'src/big.txt', edits: [{ old_text: '\u0001', new_text: '\u0002', replace_all: true }] });
-    const preview = seen[0]!.preview!;
-    expect(preview.length).toBeLessThanOrEqual(4096);
-    expect(preview.endsWith('…')).toBe(true);
-    expect(preview.slice(0, -1)).toMatch(/(\\u\{0001\}|\\u\{0002\})$/);
+    const refused = await bed.fail('edit_text_file', {
+      path: 'src/big.txt',
+      edits: [{ old_text: '\u0001', new_text: '\u0002', replace_all: true }],
+    });
+    expect(refused).toMatchObject({ code: 'approval_required', effect: 'none', details: { right: 'write', path: 'src/big.txt' } });
+    expect(refused.message).toMatch(/cannot be shown whole for approval/);
+    expect(seen).toEqual([]);
+    expect(text(await bed.fixtures.readFile('src/big.txt'))).toBe('\u0001'.repeat(5000));
+    // Many changed lines past the whole preview's bound: refused the same way.
+    await bed.fixtures.writeFile('src/many.txt', 'x\n'.repeat(5000));
+    const many = await bed.fail('edit_text_file', { path: 'src/many.txt', edits: [{ old_text: 'x', new_text: 'y', replace_all: true }] });
+    expect(many).toMatchObject({ code: 'approval_required' });
+    expect(many.message).toMatch(/more than 16384 characters/);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('move_file under an ask grant', () => {
+  const ASK_MOVE = { grants: [{ path: '.', tree: true, rights: ['read' as const, 'write' as const, 'delete' as const], mode: 'ask' as const }] };
+
+  it('shows source, destination, size and SHA-256, and moves only the bytes shown', async () => {
+    const { seen, approver } = recording(() => 'approve');
+    const bed = await createTestbed({ config: ASK_MOVE, approver });
+    await bed.fixtures.writeFile('a/report.txt', 'quarterly numbers\n');
+    await bed.ok('move_file', { from: 'a/report.txt', to: 'b/report.txt' });
+    const bytes = new TextEncoder().encode('quarterly numbers\n');
+    expect(seen).toHaveLength(2);
+    for (const request of seen) {
+      expect(request).toMatchObject({ tool: 'move_file', content_bytes: bytes.length, content_sha256: sha256(bytes), preview: null });
+      expect(request.message).toContain(`It would move the file "a/report.txt" to "b/report.txt": 18 bytes (SHA-256 ${sha256(bytes)}).`);
+    }
+    expect(seen.map((request) => [request.right, request.path])).toEqual([
+      ['delete', 'a/report.txt'],
+      ['write', 'b/report.txt'],
+    ]);
+  });
+
+  it('moves nothing when the file changed after it was shown', async () => {
+    let bed!: Awaited<ReturnType<typeof createTestbed>>;
+    const { approver } = recording(async () => {
+      await bed.fixtures.writeFile('a/report.txt', 'swapped in meanwhile');
+      return 'approve' as const;
+    });
+    bed = await createTestbed({ config: ASK_MOVE, approver });
+    await bed.fixtures.writeFile('a/report.txt', 'shown to the approver');
+    expect(await bed.fail('move_file', { from: 'a/report.txt', to: 'b/report.txt' })).toMatchObject({ code: 'content_conflict' });
+    expect(await bed.fixtures.kindOf('b/report.txt')).toBe('missing');
   });
 });

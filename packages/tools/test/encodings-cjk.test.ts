@@ -160,9 +160,7 @@ describe('CJK codecs', () => {
   });
 
   it.each([
-    ['shift_jis', '¥‾\\~', '5c7e5c7e'],
-    ['euc-jp', '¥‾~', '5c7e7e'],
-    ['euc-kr', '\u3164', 'a4d4'],
+    ['shift_jis', '\\~', '5c7e'],
     ['euc-kr', '\uac02똠', 'a4d4a4a1a4bfa4a2a4d4a4a8a4c7a4b1'],
     ['euc-kr', '가', 'b0a1'],
     ['big5', '═／＼十卅', 'a2a4a241a242a451a4ca'],
@@ -174,6 +172,10 @@ describe('CJK codecs', () => {
 
   it.each([
     ['shift_jis', '①', 0, 'U+2460'],
+    // Python writes these as bytes that read back as `\\`, `~` and nothing: refused (they would not round-trip).
+    ['shift_jis', 'a¥', 1, 'U+00A5'],
+    ['euc-jp', '‾', 0, 'U+203E'],
+    ['euc-kr', '가\u3164', 1, 'U+3164'],
     ['shift_jis', 'ab№', 2, 'U+2116'],
     ['euc-jp', '～', 0, 'U+FF5E'],
     ['gbk', '中€', 1, 'U+20AC'],

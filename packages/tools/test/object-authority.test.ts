@@ -114,9 +114,12 @@ describe('labels and sinks', () => {
       { path: 'secrets', tree: true, label: 'secret' as const },
       { path: 'secrets/shareable.txt', label: 'confidential' as const },
       { path: 'public.txt', label: 'public' as const },
+      { path: 'safe', tree: true, label: 'secret' as const },
+      { path: 'reports', tree: true, label: 'confidential' as const },
     ],
     sinks: [
       { path: 'vault', tree: true, max_label: 'secret' as const },
+      { path: 'safe', tree: true, max_label: 'secret' as const },
       { path: 'reports', tree: true, max_label: 'confidential' as const },
       { path: 'www', tree: true, max_label: 'public' as const },
     ],
@@ -151,11 +154,14 @@ describe('labels and sinks', () => {
   });
 
   const matrix: [string, string, boolean][] = [
-    ['key', 'vault/key.txt', true],
+    // A sink clears a secret, but the path carries no label of its own: the bytes would land normal.
+    ['key', 'vault/key.txt', false],
+    ['key', 'safe/key.txt', true],
     ['key', 'reports/key.txt', false],
     ['key', 'plain.txt', false],
     ['key', 'www/key.txt', false],
-    ['shareable', 'vault/s.txt', true],
+    ['shareable', 'vault/s.txt', false],
+    ['shareable', 'safe/s.txt', true],
     ['shareable', 'reports/s.txt', true],
     ['shareable', 'plain.txt', false],
     ['notes', 'plain.txt', true],
@@ -178,6 +184,26 @@ describe('labels and sinks', () => {
     expect(failure.details).toEqual({ right: 'write', path });
     expect(failure.message).not.toMatch(/secret|confidential|public|normal/);
     expect(await bed.fixtures.kindOf(path)).toBe('missing');
+  });
+
+  it('lets no chain of calls lower a label: export, then move, re-import and export again', async () => {
+    const bed = await labelled();
+    // The finding: a secret written to a secret-cleared sink whose path carries no label.
+    expect(await bed.fail(EXPORT, { name: 'key', path: 'vault/key.txt' })).toMatchObject({ code: 'egress_denied', effect: 'none' });
+    expect(await bed.fixtures.kindOf('vault/key.txt')).toBe('missing');
+    // Where the bytes land labelled secret, the export succeeds, and every way on stays secret.
+    expect(await bed.ok(EXPORT, { name: 'key', path: 'safe/key.txt' })).toMatchObject({ created: true });
+    for (const to of ['plain.txt', 'vault/key.txt', 'reports/key.txt', 'www/key.txt']) {
+      expect(await bed.fail('move_file', { from: 'safe/key.txt', to }), to).toMatchObject({ code: 'egress_denied' });
+    }
+    expect(await bed.ok(IMPORT, { name: 'again', path: 'safe/key.txt' })).toMatchObject({ name: 'again' });
+    expect((await bed.runtime.objects.get(bed.process.namespace, 'again')).label).toBe('secret');
+    for (const path of ['plain.txt', 'vault/again.txt', 'reports/again.txt']) {
+      expect(await bed.fail(EXPORT, { name: 'again', path }), path).toMatchObject({ code: 'egress_denied' });
+    }
+    for (const path of ['plain.txt', 'vault/key.txt', 'vault/again.txt', 'reports/key.txt', 'reports/again.txt', 'www/key.txt']) {
+      expect(await bed.fixtures.kindOf(path), path).toBe('missing');
+    }
   });
 
   it('refuses egress before probing the target, whatever is there', async () => {

@@ -9,7 +9,10 @@ import { checkedCall, createTestbed } from './support/harness.js';
 
 const config = {
   namespaces: [{ name: 'shared', rights: ['read', 'write'] as ('read' | 'write')[] }],
-  labels: [{ path: 'secrets', tree: true, label: 'secret' as const }],
+  labels: [
+    { path: 'secrets', tree: true, label: 'secret' as const },
+    { path: 'vault', tree: true, label: 'secret' as const },
+  ],
   sinks: [{ path: 'vault', tree: true, max_label: 'secret' as const }],
 };
 let directory: string;

@@ -84,7 +84,10 @@ describe('createRuntime({ objectStore })', () => {
           { path: '.', tree: true, rights: ['read'] },
           { path: 'out', tree: true, rights: ['write'], uses: 1 },
         ],
-        labels: [{ path: 'secret.txt', label: 'secret' }],
+        labels: [
+          { path: 'secret.txt', label: 'secret' },
+          { path: 'out/vault', tree: true, label: 'secret' },
+        ],
         sinks: [{ path: 'out/vault', tree: true, max_label: 'secret' }],
       },
     });

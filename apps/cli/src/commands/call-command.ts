@@ -1,5 +1,7 @@
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { parseCommandLine, strictArgs } from '../parse-command-line.js';
+import { askOn, createTerminalApprover } from '../shell/terminal-approver.js';
 import { UsageError } from '../usage-error.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
@@ -7,7 +9,9 @@ import { CALL_HELP } from './help-texts.js';
 
 /** `libos call TOOL [ARGS_JSON]`: one call, its JSON on stdout; 0 on success, 1 on a tool failure. */
 export async function callCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine('libos call', () => parseArgs(strictArgs(args, WORKSPACE_FLAGS)));
+  const { values, positionals } = parseCommandLine('libos call', () =>
+    parseArgs(strictArgs(args, { ...WORKSPACE_FLAGS, approve: { type: 'boolean' } })),
+  );
   if (values.help === true) {
     process.stdout.write(CALL_HELP);
     return 0;
@@ -16,7 +20,10 @@ export async function callCommand(args: readonly string[]): Promise<number> {
   if (tool === undefined) throw new UsageError('libos call: missing TOOL (see `libos call --help`)');
   if (extra !== undefined) throw new UsageError(`libos call: unexpected argument '${extra}'; quote ARGS_JSON as one argument`);
   const toolArguments = parseArgumentsJson(argumentsJson);
-  const workspace = await openWorkspace(workspaceOptionsFrom('libos call', values));
+  // --approve: the person at the terminal answers `ask` grants (the question on stderr, so stdout stays
+  // the call's JSON); without a terminal, or without the flag, they fail with approval_required.
+  const approver = values.approve === true ? createTerminalApprover({ interactive: process.stdin.isTTY === true, ask: askOnTerminal }) : undefined;
+  const workspace = await openWorkspace(workspaceOptionsFrom('libos call', values), approver);
   try {
     const outcome = await workspace.runtime.spawn().call(tool, toolArguments);
     // The runtime's failure is already the shape every app prints (`details` always present).
@@ -25,6 +32,15 @@ export async function callCommand(args: readonly string[]): Promise<number> {
     return outcome.ok ? 0 : 1;
   } finally {
     await workspace.close();
+  }
+}
+
+async function askOnTerminal(prompt: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    return await askOn(lines, prompt, signal);
+  } finally {
+    lines.close();
   }
 }
 

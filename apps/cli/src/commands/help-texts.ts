@@ -112,6 +112,10 @@ Exit status: 0 on success, 1 on a tool failure, 2 on a bad command line or confi
 
 Example: libos call read_text_file '{"path": "README.md", "max_bytes": 200}'
 
+  --approve            Ask the person at the terminal about calls an \`ask\` grant covers (the
+                       question on stderr, answer y to approve); without a terminal they fail
+                       with approval_required, as they do without this flag
+
 ${WORKSPACE_OPTIONS}`;
 
 /** `libos tools --help`. */
@@ -134,6 +138,8 @@ export const SHELL_HELP = `Usage: libos shell [options]
 
 An interactive session on one process whose cwd persists between commands. Reads commands
 from stdin, so it also runs scripts: \`libos shell < commands.txt\`. Type \`help\` inside.
+On a terminal, a call an \`ask\` grant covers is put to you (answer y to approve); in a script
+it fails with approval_required.
 
 ${WORKSPACE_OPTIONS}  --history FILE         Keep the line history in FILE across sessions (terminal only)
 `;

@@ -1,9 +1,10 @@
 import { appendFile, readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { clearLineOnInterrupt } from '../shell/clear-line-on-interrupt.js';
 import { ShellSession } from '../shell/shell-session.js';
+import { askOn, createTerminalApprover } from '../shell/terminal-approver.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { SHELL_HELP } from './help-texts.js';
@@ -28,8 +29,14 @@ export async function shellCommand(args: readonly string[]): Promise<number> {
     return 0;
   }
   expectPositionals('libos shell', positionals, 0);
-  const workspace = await openWorkspace(workspaceOptionsFrom('libos shell', values));
   const interactive = process.stdin.isTTY === true;
+  // The person at the terminal answers `ask` grants on the shell's own input; a script cannot.
+  let lines: Interface | undefined;
+  const approver = createTerminalApprover({
+    interactive,
+    ask: (prompt, signal) => (lines === undefined ? Promise.resolve(undefined) : askOn(lines, prompt, signal)),
+  });
+  const workspace = await openWorkspace(workspaceOptionsFrom('libos shell', values), approver);
   const write = (text: string) => void process.stdout.write(text);
   const session = new ShellSession(
     workspace.runtime.spawn(),
@@ -37,7 +44,7 @@ export async function shellCommand(args: readonly string[]): Promise<number> {
     write,
   );
   const historyFile = interactive ? values.history : undefined;
-  const lines = createInterface({
+  lines = createInterface({
     input: process.stdin,
     output: process.stdout,
     terminal: interactive,

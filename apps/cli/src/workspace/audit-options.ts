@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
 import type { FileAuditLog } from '@libos/audit';
 import { UsageError } from '../usage-error.js';
 import type { WorkspaceOptions } from './workspace-options.js';
@@ -20,17 +19,13 @@ export function auditOptionsFrom(command: string, file: string | undefined, keyF
 }
 
 /**
- * Opens the audit log of `--audit` (loaded only then: it brings the lock's native addon), refusing
- * one inside any host directory the agent reaches, or held by another writer, with a one-line
- * UsageError (exit 2).
+ * Opens the audit log of `--audit` (loaded only then), refusing one held by another writer with a
+ * one-line UsageError (exit 2). One inside a served directory is refused before, with `--objects`
+ * (`refuse-files-in-roots.ts`).
  */
-export async function openAuditLog(options: WorkspaceOptions, hostDirectories: readonly string[]): Promise<FileAuditLog | undefined> {
+export async function openAuditLog(options: WorkspaceOptions): Promise<FileAuditLog | undefined> {
   const audit = options.audit;
   if (audit === undefined) return undefined;
-  const inside = hostDirectories.find((directory) => isWithin(resolve(audit.file), resolve(directory)));
-  if (inside !== undefined) {
-    throw new UsageError(`libos: --audit ${audit.file}: the audit log must lie outside the served root ${inside}`);
-  }
   const signingKey =
     audit.keyFile === undefined
       ? undefined
@@ -47,9 +42,4 @@ export async function openAuditLog(options: WorkspaceOptions, hostDirectories: r
   } catch (error) {
     throw new UsageError(`libos: --audit ${audit.file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-function isWithin(file: string, root: string): boolean {
-  const path = relative(root, file);
-  return path === '' || (path !== '..' && !path.startsWith('../') && !isAbsolute(path));
 }

@@ -6,6 +6,7 @@ import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
 import { openAuditLog } from './audit-options.js';
 import { overlayOver } from './overlay-workspace.js';
+import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** What `createRuntime` takes as `objectStore`. */
@@ -34,12 +35,21 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   const { provider } = opened;
   // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
+  // Nor may it, or the audit log, sit where the agent reads and writes (a seed is copied in too).
+  const privateFiles = [
+    ...(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }]),
+    ...(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }]),
+  ];
+  await refuseFilesInRoots(privateFiles, opened.hostDirectories).catch(async (error: unknown) => {
+    await opened.close?.();
+    throw error;
+  });
   const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
   const objectStore = await openObjectStore(options.objectsUrl).catch(async (error: unknown) => {
     await opened.close?.();
     throw error;
   });
-  const audit = await openAuditLog(options, opened.hostDirectories).catch(async (error: unknown) => {
+  const audit = await openAuditLog(options).catch(async (error: unknown) => {
     await Promise.allSettled([objectStore?.close(), opened.close?.()]);
     throw error;
   });

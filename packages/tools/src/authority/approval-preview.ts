@@ -18,18 +18,3 @@ const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 export function approvalPreview(bytes: Uint8Array): string {
   return escapeForDisplay(lenient.decode(bytes.subarray(0, PREVIEW_MAX_BYTES)), { maxLength: PREVIEW_MAX_CHARACTERS });
 }
-
-/** The longest text preview (an edit's diff) shown to an approver, in UTF-16 units. */
-export const TEXT_PREVIEW_MAX_CHARACTERS = 4096;
-
-/**
- * A text meant for an approver (an edit's unified diff), escaped exactly like `approvalPreview`
- * (line breaks included, so no content line can pose as a diff line) and cut at
- * TEXT_PREVIEW_MAX_CHARACTERS units, never inside an escape; a cut text ends with `…`.
- */
-export function approvalTextPreview(text: string): string {
-  // No escape is longer than 10 units (`\u{10FFFF}`): if this much room left some over, nothing was cut.
-  const start = escapeForDisplay(text, { maxLength: TEXT_PREVIEW_MAX_CHARACTERS + 16 });
-  if (start.length <= TEXT_PREVIEW_MAX_CHARACTERS) return start;
-  return `${escapeForDisplay(text, { maxLength: TEXT_PREVIEW_MAX_CHARACTERS - 1 })}…`;
-}

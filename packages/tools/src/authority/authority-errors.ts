@@ -22,3 +22,16 @@ export function approvalRequiredError(right: Right, path: WorkspacePath): LibosE
 export function approvalRejectedError(right: Right, path: WorkspacePath): LibosError {
   return refusal('approval_rejected', right, path, 'was rejected by the approver');
 }
+
+/**
+ * `approval_required`: an edit whose change cannot be shown whole within the preview bounds. No one
+ * is asked: showing a part as if it were the whole would let an approval hide what it approves.
+ */
+export function unshowableChangeError(right: Right, path: WorkspacePath, reason: string): LibosError {
+  return refusal(
+    'approval_required',
+    right,
+    path,
+    `needs approval, but the change cannot be shown whole for approval (${reason}); nothing was changed. Split it into smaller edits`,
+  );
+}

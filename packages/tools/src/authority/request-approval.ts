@@ -8,12 +8,24 @@ import {
   type ApprovalRequest,
   type Approver,
 } from '@libos/core';
-import { approvalPreview, approvalTextPreview } from './approval-preview.js';
-import { approvalRejectedError, approvalRequiredError } from './authority-errors.js';
+import { approvalPreview } from './approval-preview.js';
+import { approvalRejectedError, approvalRequiredError, unshowableChangeError } from './authority-errors.js';
+import { diffPreview } from './diff-preview.js';
 
-/** What the approver is shown for one call: content fields only when the call writes bytes. */
+/**
+ * What the approver is shown for one call: content fields only when the call writes (or moves) bytes.
+ * Throws `approval_required` when an edit's change cannot be shown whole: no one is asked then.
+ */
 export function approvalRequestOf(request: AccessRequest, content: ApprovalContent | undefined = request.content): ApprovalRequest {
   const bytes = content?.bytes;
+  let preview: string | null = null;
+  if (content?.diffLines !== undefined) {
+    const diff = diffPreview(content.diffLines);
+    if (diff.unshown !== undefined) throw unshowableChangeError(request.right, request.path, diff.unshown);
+    preview = diff.text;
+  } else if (content !== undefined && content.move === undefined) {
+    preview = approvalPreview(content.bytes);
+  }
   const fields = {
     tool: request.tool,
     right: request.right,
@@ -21,10 +33,14 @@ export function approvalRequestOf(request: AccessRequest, content: ApprovalConte
     arguments_sha256: request.argumentsSha256,
     content_bytes: bytes === undefined ? null : bytes.byteLength,
     content_sha256: bytes === undefined ? null : createHash('sha256').update(bytes).digest('hex'),
-    preview:
-      content === undefined ? null : content.previewText === undefined ? approvalPreview(content.bytes) : approvalTextPreview(content.previewText),
+    preview,
   };
-  return { ...fields, message: approvalSentence(fields, request.path) };
+  return { ...fields, message: approvalSentence(fields, request.path, content) };
+}
+
+/** A path for a sentence: escaped and quoted, its quotes escaped too. */
+function quotedPath(path: string): string {
+  return path === '.' ? 'the workspace root (.)' : `"${escapeForDisplay(path, { quotes: true })}"`;
 }
 
 /**
@@ -32,14 +48,18 @@ export function approvalRequestOf(request: AccessRequest, content: ApprovalConte
  * name can end the quotes early and write the rest of the sentence itself; the preview, the only
  * other free text, comes last.
  */
-function approvalSentence(fields: Omit<ApprovalRequest, 'message'>, path: string): string {
-  const target = path === '.' ? 'the workspace root (.)' : `"${escapeForDisplay(path, { quotes: true })}"`;
-  let sentence = `Allow ${escapeForDisplay(fields.tool)} to ${fields.right} ${target}?`;
+function approvalSentence(fields: Omit<ApprovalRequest, 'message'>, path: string, content: ApprovalContent | undefined): string {
+  let sentence = `Allow ${escapeForDisplay(fields.tool)} to ${fields.right} ${quotedPath(path)}?`;
   if (fields.content_bytes !== null) {
-    sentence += ` It would write ${fields.content_bytes} ${fields.content_bytes === 1 ? 'byte' : 'bytes'}`;
-    sentence += fields.content_sha256 === null ? '.' : ` (SHA-256 ${fields.content_sha256}).`;
+    const size = `${fields.content_bytes} ${fields.content_bytes === 1 ? 'byte' : 'bytes'} (SHA-256 ${fields.content_sha256})`;
+    sentence +=
+      content?.move === undefined
+        ? ` It would write ${size}.`
+        : ` It would move the file ${quotedPath(content.move.from)} to ${quotedPath(content.move.to)}: ${size}.`;
   }
-  if (fields.preview !== null && fields.preview !== '') sentence += ` Preview: ${fields.preview}`;
+  // The diff keeps its lines: each is escaped on its own, so only these line feeds are real.
+  if (fields.preview !== null && fields.preview !== '')
+    sentence += content?.diffLines === undefined ? ` Preview: ${fields.preview}` : ` Change:\n${fields.preview}`;
   return sentence;
 }
 

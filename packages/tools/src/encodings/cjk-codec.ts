@@ -14,6 +14,70 @@ function writeLinear(output: Uint8Array, size: number, linear: number): void {
   output[size + 3] = 0x30 + (linear % 10);
 }
 
+/** `readSequence` and `readCharacter` results: `codePoint * 16 + length` otherwise. */
+const INCOMPLETE = -2;
+const INVALID = -1;
+
+/**
+ * Reads the multi-byte sequence at `index` (whose byte is no character alone) exactly as `decode` parses it:
+ * `codePoint * 16 + length`, INCOMPLETE when the bytes end first, INVALID when Python rejects it.
+ */
+function readSequence(scheme: CjkScheme, tables: CjkDecodeTables, bytes: Uint8Array, index: number): number {
+  // A pair the table knows is always the right parse: no scheme gives such a pair another length.
+  const paired = index + 1 < bytes.length ? tables.pairs[(bytes[index]! << 8) | bytes[index + 1]!]! : 0;
+  if (paired !== 0) return paired * 16 + 2;
+  const length = scheme.sequenceLength(bytes, index);
+  if (index + length > bytes.length) return INCOMPLETE;
+  const codePoint = scheme.decodeSequence(tables, bytes, index);
+  return codePoint < 0 ? INVALID : codePoint * 16 + length;
+}
+
+/** Reads the character at `index` as `decode` would, single bytes included. */
+function readCharacter(scheme: CjkScheme, tables: CjkDecodeTables, bytes: Uint8Array, index: number): number {
+  const unit = tables.single[bytes[index]!]!;
+  return unit !== NO_CHARACTER ? unit * 16 + 1 : readSequence(scheme, tables, bytes, index);
+}
+
+/** Writes one packed encode table entry; returns the new size. */
+function writePacked(output: Uint8Array, size: number, value: number): number {
+  const length = value >>> 24;
+  if (length === 1) {
+    output[size] = value & 0xff;
+    return size + 1;
+  }
+  if (length === 2) {
+    output[size] = (value >> 8) & 0xff;
+    output[size + 1] = value & 0xff;
+    return size + 2;
+  }
+  if (length === 3) {
+    output[size] = (value >> 16) & 0xff;
+    output[size + 1] = (value >> 8) & 0xff;
+    output[size + 2] = value & 0xff;
+    return size + 3;
+  }
+  writeLinear(output, size, value & 0xffffff);
+  return size + 4;
+}
+
+/**
+ * Refuses every entry whose bytes the decoder would not read back as the same character. Python's encoders
+ * write some characters as bytes that decode to others (shift_jis and euc-jp `¥` as `5C`, which reads `\`)
+ * or to nothing at all (euc-kr U+3164 as `A4 D4`, a make-up lead); such an entry would land text other than
+ * the text approved, so it becomes `encode_failed` (docs/tools.md, encodings). Checked once per codec, on
+ * first encode: 65,536 table reads.
+ */
+function refuseLossyEntries(tables: CjkEncodeTables, scheme: CjkScheme, decode: CjkDecodeTables): CjkEncodeTables {
+  const scratch = new Uint8Array(8);
+  for (let codePoint = 0; codePoint < tables.units.length; codePoint++) {
+    const value = tables.units[codePoint]!;
+    if (value <= REFUSED) continue;
+    const size = writePacked(scratch, 0, value);
+    if (readCharacter(scheme, decode, scratch.subarray(0, size), 0) !== codePoint * 16 + size) tables.units[codePoint] = REFUSED;
+  }
+  return tables;
+}
+
 /**
  * A strict CJK codec over tables generated from Python. The data and the tables are built on first
  * use, so an unused codec costs only its source text: a process that never reads gbk never holds
@@ -25,7 +89,7 @@ export function createCjkCodec(name: string, generated: () => CjkTableData, sche
   let encodeTables: CjkEncodeTables | undefined;
   const source = () => (data ??= generated());
   const decoding = () => (decodeTables ??= buildDecodeTables(source()));
-  const encoding = () => (encodeTables ??= buildEncodeTables(source(), decoding()));
+  const encoding = () => (encodeTables ??= refuseLossyEntries(buildEncodeTables(source(), decoding()), scheme, decoding()));
 
   return {
     name,
@@ -43,27 +107,27 @@ export function createCjkCodec(name: string, generated: () => CjkTableData, sche
           index++;
           continue;
         }
-        // A pair the table knows is always the right parse: no scheme gives such a pair another length.
+        // The common case inline: a pair the table knows (readSequence's first rule, without its packing).
         const paired = index + 1 < bytes.length ? tables.pairs[(bytes[index]! << 8) | bytes[index + 1]!]! : 0;
         if (paired !== 0) {
           units[count++] = paired;
           index += 2;
           continue;
         }
-        const length = scheme.sequenceLength(bytes, index);
-        if (index + length > bytes.length) {
+        const read = readSequence(scheme, tables, bytes, index);
+        if (read === INCOMPLETE) {
           if (truncated && scheme.isProperPrefix(tables, bytes, index)) break;
           throw decodeFailed(name, index);
         }
-        const codePoint = scheme.decodeSequence(tables, bytes, index);
-        if (codePoint < 0) throw decodeFailed(name, index);
+        if (read === INVALID) throw decodeFailed(name, index);
+        const codePoint = Math.floor(read / 16);
         if (codePoint > 0xffff) {
           units[count++] = 0xd7c0 + (codePoint >> 10);
           units[count++] = 0xdc00 | (codePoint & 0x3ff);
         } else {
           units[count++] = codePoint;
         }
-        index += length;
+        index += read % 16;
       }
       return unitsToString(units.subarray(0, count));
     },
@@ -81,22 +145,14 @@ export function createCjkCodec(name: string, generated: () => CjkTableData, sche
         const codePoint = text.codePointAt(index)!;
         const value = codePoint <= 0xffff ? tables.units[codePoint]! : 0;
         if (value > REFUSED) {
-          const length = value >>> 24;
-          if (length === 1) output[size++] = value & 0xff;
-          else if (length === 2) {
-            output[size++] = (value >> 8) & 0xff;
-            output[size++] = value & 0xff;
-          } else if (length === 3) {
-            output[size++] = (value >> 16) & 0xff;
-            output[size++] = (value >> 8) & 0xff;
-            output[size++] = value & 0xff;
-          } else {
-            writeLinear(output, size, value & 0xffffff);
-            size += 4;
-          }
+          size = writePacked(output, size, value);
         } else {
           const next = value === 0 && scheme.encodeFallback ? scheme.encodeFallback(tables, codePoint, output, size) : -1;
-          if (next < 0) throw encodeFailed(name, text, index);
+          // A fallback computes its bytes, so they are read back here: only bytes that decode to this very
+          // character may land (the table entries were checked once, when the tables were built).
+          if (next < 0 || readCharacter(scheme, decoding(), output.subarray(0, next), size) !== codePoint * 16 + (next - size)) {
+            throw encodeFailed(name, text, index);
+          }
           size = next;
         }
         if (codePoint > 0xffff) index++;

@@ -48,11 +48,12 @@ export const appendTextFile = defineTool({
       right: 'write',
       path,
       target: 'file',
-      // Called only when an approver is about to be asked: it sees the text itself, escaped, with
-      // the size and hash of the exact bytes that will land.
+      // Called only when an approver is about to be asked: it sees every appended line, escaped, as
+      // added lines of a diff (too long to show whole, and no one is asked), with the size and hash
+      // of the exact bytes that will land.
       async prepareContent() {
         asked = true;
-        return { bytes: body, previewText: input.content };
+        return { bytes: body, diffLines: input.content.split('\n').map((line) => `+${line}`) };
       },
     });
     permit.spend();

@@ -74,7 +74,7 @@ export const editTextFile = defineTool({
       async prepareContent() {
         try {
           const edit = await prepare();
-          return { bytes: edit.bytes, previewText: edit.diffLines.join('\n') };
+          return { bytes: edit.bytes, diffLines: edit.diffLines };
         } catch {
           return undefined;
         }

@@ -1,6 +1,7 @@
-import { LibosError } from '@libos/core';
+import { Buffer } from 'node:buffer';
+import { LibosError, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
-import { defineTool } from '../tool-definition.js';
+import { defineTool, type ToolContext } from '../tool-definition.js';
 import { assertNoEgress } from './assert-no-egress.js';
 import { identityField, pathField } from './tool-fields.js';
 
@@ -30,11 +31,22 @@ export const moveFile = defineTool({
   async execute(input, context) {
     const from = context.resolvePath(input.from);
     const to = context.resolvePath(input.to);
-    const removing = await context.authorize({ right: 'delete', path: from, target: 'file' });
-    const writing = await context.authorize({ right: 'write', path: to, target: 'file' });
+    // Only an approver makes the move read first: it is shown source, destination, size and SHA-256.
+    let shown: Promise<Uint8Array> | undefined;
+    const prepareContent = async () => {
+      try {
+        return { bytes: await (shown ??= readForApproval(context, from)), move: { from, to } };
+      } catch (error) {
+        if (LibosError.is(error, 'approval_required')) throw error;
+        return undefined; // the move fails after approval with the same error, so an ask grant probes nothing
+      }
+    };
+    const removing = await context.authorize({ right: 'delete', path: from, target: 'file', prepareContent });
+    const writing = await context.authorize({ right: 'write', path: to, target: 'file', prepareContent });
     assertNoEgress(context, from, to, 'Moving');
     removing.spend();
     writing.spend();
+    if (shown !== undefined) await assertUnchanged(context, from, await shown.catch(() => undefined));
     const rename = context.provider.rename;
     if (rename === undefined) {
       throw new LibosError('provider_failure', `The provider "${context.provider.name}" cannot rename files.`, { effect: 'none' });
@@ -48,3 +60,28 @@ export const moveFile = defineTool({
     return { from, to, replaced };
   },
 });
+
+/** The whole file for an approver, within `bounds.edit_max_bytes`; past that it cannot be shown and nobody is asked. */
+async function readForApproval(context: ToolContext, from: WorkspacePath): Promise<Uint8Array> {
+  const maxBytes = context.bounds.edit_max_bytes;
+  const read = await context.provider.readFile(from, { maxBytes, signal: context.signal });
+  if (!read.truncated && read.bytes.length <= maxBytes) return read.bytes;
+  throw new LibosError(
+    'approval_required',
+    `Moving ${JSON.stringify(from)} needs approval, but a file larger than ${maxBytes} bytes (bounds.edit_max_bytes) cannot be shown for approval with its SHA-256; nothing was changed.`,
+    { details: { right: 'delete', path: from } },
+  );
+}
+
+/**
+ * The approver was shown these bytes' hash: a file changed since then does not move. (A writer that
+ * replaces it between this read and the rename is not caught: the provider has no guarded rename.)
+ */
+async function assertUnchanged(context: ToolContext, from: WorkspacePath, approved: Uint8Array | undefined): Promise<void> {
+  if (approved === undefined) return;
+  const now = await context.provider.readFile(from, { maxBytes: approved.length, signal: context.signal });
+  if (!now.truncated && Buffer.from(now.bytes).equals(approved)) return;
+  throw new LibosError('content_conflict', `The file ${JSON.stringify(from)} changed after it was shown for approval; nothing was moved.`, {
+    details: { path: from },
+  });
+}

@@ -1,6 +1,7 @@
 import { LibosError, labelExceeds } from '@libos/core';
 import { assertValidNamespace, normalizeObjectName, type JsonValue } from '@libos/object-memory';
 import { z } from 'zod';
+import { landsLower } from '../authority/label-landing.js';
 import { resolveEncoding } from '../encodings/index.js';
 import { defineTool } from '../tool-definition.js';
 import { encodingField, identityField, pathField } from './tool-fields.js';
@@ -13,7 +14,8 @@ export const writeObjectToFile = defineTool({
     "Writes the text of the Object named `name` in `namespace` (default: this process's own namespace) to a file, " +
     'encoded with `encoding`, exactly like write_text_file (atomic replace, missing parents created). The Object is found ' +
     'by name only; its payload must be a string or hold a string `content`, else unsupported_payload. An Object whose ' +
-    "label is above the target's clearance fails with egress_denied. With `overwrite: false` an existing file fails with " +
+    "label is above the target's clearance (its sinks rule) or above the label the target path carries (its labels rule) " +
+    'fails with egress_denied, so exported bytes never land labelled lower. With `overwrite: false` an existing file fails with ' +
     'already_exists. Fails with invalid_name, invalid_namespace, namespace_not_found, object_not_found, encode_failed, ' +
     'denied, not_a_file, symlink_refused or hard_link_refused.',
   inputSchema: () =>
@@ -46,8 +48,9 @@ export const writeObjectToFile = defineTool({
     const object = await memory.get(namespace, name);
     const bytes = codec.encode(payloadText(object.payload));
     const permit = await context.authorize({ right: 'write', path, target: 'file', content: { bytes } });
-    // Like every denial, egress names only the right and the path: labels and clearances stay policy.
-    if (labelExceeds(object.label, authority.clearanceOf(path))) {
+    // Past the target's clearance, or to a path labelled lower than the Object (a sink alone would
+    // leave the exported bytes `normal`). Like every denial it names only the right and the path.
+    if (labelExceeds(object.label, authority.clearanceOf(path)) || landsLower(authority, object.label, path)) {
       throw new LibosError('egress_denied', `Writing this Object to ${JSON.stringify(path)} is not permitted.`, {
         details: { right: 'write', path },
       });
