@@ -86,7 +86,7 @@ describe('authority through the runtime', () => {
           calls.length = 0;
         }
         outcomes.push(await process.call(tool, args));
-        // An edit shows its approver the diff (CONTRACT.md 3b), so with someone to ask it reads the
+        // An edit shows its approver the diff (docs/tools.md), so with someone to ask it reads the
         // file first; it still writes nothing and answers the same whether the file exists.
         expect(calls).toEqual(tool === 'edit_text_file' && approver !== undefined && args.dry_run !== true ? ['readFile'] : []);
       }
