@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*'],
+    projects: ['packages/*', 'apps/*', 'tooling'],
     reporters: ['default', './tooling/vitest/summary-reporter.ts'],
   },
 });

@@ -2,9 +2,12 @@
 // Checks every published package as it would be published: `pnpm pack` (which rewrites workspace:
 // and catalog: specifiers), then no such specifier left, publint --strict and are-the-types-wrong
 // (ESM-only profile: these packages ship ESM and types, no CommonJS). With --install it also
-// installs the tarballs with plain npm into a fresh project outside the repository and runs the
-// README's library example and the AI SDK adapter example there. Needs a build (`pnpm build`).
-import { execFileSync } from 'node:child_process';
+// installs the tarballs as a user would (plain npm, install scripts on, none of the repository's
+// build settings) into a fresh project outside the repository: nothing native may compile, the
+// README's library example runs, each adapter's example runs with the lowest and the highest
+// framework version its peer range allows, and `npx @libos/cli mcp --root DIR` answers a read
+// from an empty directory. Needs a build (`pnpm build`).
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +31,25 @@ const published = ['packages', 'apps']
 const work = mkdtempSync(join(tmpdir(), 'libos-packages-'));
 const failures = [];
 const tarballs = new Map();
+const manifests = new Map();
+// The lowest and highest versions each adapter's peer range promises; both are installed and run.
+const frameworkVersions = {
+  '@libos/ai-sdk': { package: 'ai', versions: ['6.0.326', '6.0.326'], example: 'packages/ai-sdk/examples/example.mjs', expect: 'All done.' },
+  '@libos/openai-agents': {
+    package: '@openai/agents',
+    versions: ['0.14.3', '0.20.0'],
+    example: 'packages/openai-agents/examples/example.mjs',
+    expect: 'All done.',
+  },
+  '@libos/langchain': {
+    package: '@langchain/core',
+    versions: ['1.4.0', '1.4.0'],
+    example: 'packages/langchain/examples/example.mjs',
+    expect: 'All done.',
+    with: [['langchain@1.5.14'], ['langchain@1.5.14']],
+  },
+};
+
 try {
   for (const directory of published) {
     const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
@@ -38,6 +60,7 @@ try {
     if (tarball === undefined) throw new Error(`pnpm pack wrote no tarball for ${manifest.name}`);
     const path = join(work, tarball);
     tarballs.set(manifest.name, path);
+    manifests.set(manifest.name, manifest);
     const packed = run('tar', ['-xzOf', path, 'package/package.json']);
     const leftovers = packed.match(/"(workspace|catalog):[^"]*"/g);
     if (leftovers) failures.push(`${manifest.name}: the packed package.json still says ${leftovers.join(', ')}`);
@@ -70,20 +93,54 @@ if (failures.length > 0) {
   process.exit(1);
 }
 
+// A user's environment: none of the repository's build settings (npm_config_nodedir lets
+// better-sqlite3 compile here), install scripts on. A native build would show as a `build/`
+// directory of an addon (a package with a binding.gyp); none may appear.
+function userEnvironment() {
+  const environment = { ...process.env };
+  for (const key of Object.keys(environment)) if (/^npm_config_/i.test(key) || key === 'NODE_OPTIONS') delete environment[key];
+  return { ...environment, npm_config_cache: join(work, 'npm-cache'), npm_config_audit: 'false', npm_config_fund: 'false' };
+}
+
+function npm(args, cwd) {
+  return run('npm', args, { cwd, env: userEnvironment() });
+}
+
+function nativeBuilds(project) {
+  const modules = join(project, 'node_modules');
+  const names = readdirSync(modules).flatMap((name) =>
+    name.startsWith('@') ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name],
+  );
+  return names.filter((name) => {
+    try {
+      return readdirSync(join(modules, name)).includes('binding.gyp');
+    } catch {
+      return false;
+    }
+  });
+}
+
 function installAndRun() {
   const project = join(work, 'consumer');
   run('mkdir', ['-p', join(project, 'workspace')]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(join(project, 'workspace', 'README.md'), '# hello from the workspace\n');
-  const versions = JSON.parse(readFileSync(join(repository, 'packages/ai-sdk/package.json'), 'utf8')).peerDependencies;
-  const wanted = ['@libos/core', '@libos/object-memory', '@libos/tools', '@libos/provider-local', '@libos/provider-memfs', '@libos/ai-sdk'];
-  const started = Date.now();
-  // --ignore-scripts: better-sqlite3 (Object Memory checkpoints, loaded only when one is written)
-  // would compile from source here for minutes; the examples never checkpoint, and its build is
-  // tested where the repository installs it.
-  const specs = [...wanted.map((name) => tarballs.get(name)), ...Object.entries(versions).map(([name, version]) => `${name}@${version}`)];
-  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', ...specs], { cwd: project });
-  console.log(`fresh npm project: installed the tarballs in ${Math.round((Date.now() - started) / 1000)} s`);
+  const wanted = [
+    '@libos/core',
+    '@libos/object-memory',
+    '@libos/tools',
+    '@libos/provider-local',
+    '@libos/provider-memfs',
+    ...Object.keys(frameworkVersions),
+  ];
+  let started = Date.now();
+  const pinned = (bound) =>
+    Object.values(frameworkVersions).flatMap((entry) => [`${entry.package}@${entry.versions[bound]}`, ...(entry.with?.[bound] ?? [])]);
+  const lowest = pinned(0);
+  npm(['install', ...wanted.map((name) => tarballs.get(name)), ...lowest], project);
+  console.log(`fresh npm project: installed the library tarballs, scripts on, in ${Math.round((Date.now() - started) / 1000)} s`);
+  const built = nativeBuilds(project);
+  if (built.length > 0) failures.push(`installing @libos/tools, the providers and the adapters pulled native addons: ${built.join(', ')}`);
   const library = extractExample(readFileSync(join(repository, 'README.md'), 'utf8'), '## Library use');
   writeFileSync(join(project, 'library.mjs'), library);
   const output = run('node', ['library.mjs', 'workspace'], { cwd: project });
@@ -92,20 +149,70 @@ function installAndRun() {
   if (missing.status !== 1 || /\n\s+at /.test(missing.stderr) || !missing.stderr.includes('workspace root')) {
     failures.push(`the README library example on a missing root exited ${missing.status} with:\n${missing.stderr}`);
   }
-  writeFileSync(join(project, 'adapter.mjs'), readFileSync(join(repository, 'packages/ai-sdk/examples/example.mjs'), 'utf8'));
-  const adapter = run('node', ['adapter.mjs'], { cwd: project });
-  if (!adapter.includes('read_text_file failed -> {"code":"not_found"') || !adapter.includes('All done.')) {
-    failures.push(`the AI SDK example printed:\n${adapter}`);
+  for (const [index, bound] of ['lowest', 'highest'].entries()) {
+    if (index === 1) npm(['install', ...pinned(1)], project);
+    for (const [adapter, entry] of Object.entries(frameworkVersions)) {
+      const file = `example${adapter.replace(/\W+/g, '-')}.mjs`;
+      writeFileSync(join(project, file), readFileSync(join(repository, entry.example), 'utf8'));
+      const result = spawnFailure(project, [file]);
+      if (result.status !== 0 || !result.stdout.includes(entry.expect)) {
+        failures.push(
+          `${adapter} with ${entry.package}@${entry.versions[index]} (the ${bound} its range allows) failed:\n${result.stdout}${result.stderr}`,
+        );
+      }
+    }
+    console.log(`fresh npm project: the adapter examples ran with the ${bound} framework versions`);
   }
-  console.log('fresh npm project: the library example and the AI SDK example ran from the packed tarballs');
+
+  // The MCP client line of the README, `npx @libos/cli mcp --root DIR`, from an empty directory:
+  // npx installs the CLI (the packed tarballs stand in for the registry) and runs its bin.
+  const empty = join(work, 'empty');
+  run('mkdir', ['-p', empty]);
+  started = Date.now();
+  // The CLI's own libOS packages and theirs, as the registry would resolve them.
+  const needed = new Set(['@libos/cli']);
+  for (const name of needed) {
+    const manifest = manifests.get(name);
+    for (const dependency of Object.keys(manifest?.dependencies ?? {})) if (tarballs.has(dependency)) needed.add(dependency);
+  }
+  const cliTarballs = [...needed].map((name) => tarballs.get(name));
+  const session = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'check', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'README.md' } } },
+  ]
+    .map((message) => JSON.stringify(message))
+    .join('\n');
+  const served = spawnSync(
+    'npm',
+    ['exec', '--yes', ...cliTarballs.map((path) => `--package=${path}`), '--', 'libos', 'mcp', '--root', join(project, 'workspace')],
+    {
+      cwd: empty,
+      env: userEnvironment(),
+      input: `${session}\n`,
+      encoding: 'utf8',
+      timeout: 300_000,
+    },
+  );
+  const replies = served.stdout.split('\n').filter((line) => line.startsWith('{'));
+  if (served.status !== 0 || !replies.some((line) => line.includes('"id":2') && line.includes('hello from the workspace'))) {
+    failures.push(`npx @libos/cli mcp --root DIR from an empty directory exited ${served.status}:\n${served.stdout}\n${served.stderr}`);
+  }
+  console.log(
+    `npx @libos/cli mcp --root DIR: installed and answered a read from an empty directory in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
 }
 
 function spawnFailure(cwd, args) {
   try {
-    run('node', args, { cwd });
-    return { status: 0, stderr: '' };
+    return { status: 0, stdout: run('node', args, { cwd }), stderr: '' };
   } catch (error) {
-    return { status: error.status, stderr: String(error.stderr) };
+    return { status: error.status, stdout: String(error.stdout ?? ''), stderr: String(error.stderr) };
   }
 }
 

@@ -3,5 +3,5 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** The exit status for usage errors (CONTRACT.md section 8). */
+/** The exit status for usage errors (apps/cli/README.md). */
 export const USAGE_EXIT_STATUS = 2;

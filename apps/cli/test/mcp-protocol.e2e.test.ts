@@ -42,7 +42,7 @@ describe('libos mcp at end of input', () => {
   });
 });
 
-describe('libos mcp JSON-RPC errors (CONTRACT.md section 8)', () => {
+describe('libos mcp JSON-RPC errors (docs/mcp.md)', () => {
   it('answers every request, whatever is wrong with it, and keeps the session', async () => {
     const server = startRawMcp(['--provider', 'memfs']);
     for (const message of HANDSHAKE) server.send(message);

@@ -3,7 +3,7 @@ import { LABELS } from './authority.js';
 import { LibosError } from './libos-error.js';
 import { parseCanonicalPath, type WorkspacePath } from './workspace-path.js';
 
-/** The bounds of CONTRACT.md section 6, with their defaults. */
+/** The bounds of docs/rules.md (The config file and the bounds), with their defaults. */
 export const DEFAULT_BOUNDS = {
   read_max_bytes_default: 65_536,
   read_max_bytes_limit: 1_048_576,
@@ -80,7 +80,7 @@ const policyIdSchema = z
 const labelRuleSchema = z.strictObject({ path: canonicalPath, tree: z.boolean().default(false), label });
 const sinkRuleSchema = z.strictObject({ path: canonicalPath, tree: z.boolean().default(false), max_label: label });
 
-/** The schema of a libOS config file (CONTRACT.md section 6); every key is optional. */
+/** The schema of a libOS config file (docs/rules.md, The config file and the bounds); every key is optional. */
 export const configSchema = z.strictObject({
   bounds: boundsSchema.default(DEFAULT_BOUNDS),
   grants: z.array(grantSchema).optional(),

@@ -21,7 +21,7 @@ const HIDDEN = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}
 
 /**
  * Text as it may be shown to a person (an approval prompt, a listing, a message) without any name
- * or content making one text look like another (CONTRACT.md section 5): every character that could
+ * or content making one text look like another (docs/rules.md, Authority): every character that could
  * hide, break or reorder text is written as `\u{202E}` (uppercase hex, at least four digits), line
  * breaks and tabs as `\n`, `\r`, `\t`, and `\` is doubled so every escape is unambiguous. Printable
  * text, accents and emoji are left as they are.

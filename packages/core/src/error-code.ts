@@ -1,4 +1,4 @@
-/** Every code a failed call can carry (CONTRACT.md section 4); the set is closed. */
+/** Every code a failed call can carry (docs/rules.md, Errors); the set is closed. */
 export const ERROR_CODES = [
   // arguments: effect none, nothing probed
   'invalid_arguments',

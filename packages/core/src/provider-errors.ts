@@ -41,7 +41,7 @@ const hostSentences: Readonly<Record<string, (path: string) => string>> = {
  * names its values with the same snake_case `details` keys (`PROVIDER_ERROR_DETAILS` lists them).
  * `path` is always the canonical path the method was called with, or the ancestor where resolution
  * stopped; never a host path. Every error has effect `none` unless `options.effect` says otherwise,
- * except `failure`, whose default is `unknown` (CONTRACT.md section 4).
+ * except `failure`, whose default is `unknown` (docs/rules.md, Errors).
  */
 export const providerErrors = {
   /** `not_found`: nothing at `path`; `missing` names the first missing ancestor when it is not `path` itself. */

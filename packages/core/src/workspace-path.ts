@@ -33,7 +33,7 @@ export function utf8ByteLength(text: string): number {
 }
 
 /**
- * Applies the path rules of CONTRACT.md section 2 (rules 1 to 3) to `input`, relative to `cwd`, in
+ * Applies the path rules of docs/rules.md, Paths (rules 1 to 3) to `input`, relative to `cwd`, in
  * their order: rule 1 on the input as given (before any `..` is applied), rule 2, rule 1 again on the
  * joined canonical path, then rule 3. Throws `invalid_path`, `outside_workspace` or `protected_path`;
  * touches no filesystem.

@@ -29,7 +29,7 @@ describe('parseConfig', () => {
     expect(config.grants).toEqual([{ path: 'src', tree: true, rights: ['read'], mode: 'allow' }]);
   });
 
-  it('has the Object Memory quotas of CONTRACT.md section 6 and keeps a policy_id exactly', () => {
+  it('has the Object Memory quotas of docs/rules.md and keeps a policy_id exactly', () => {
     const config = parseConfig({ policy_id: 'fleet-α', bounds: { objects_max_count: 3 } });
     expect(DEFAULT_BOUNDS.objects_max_bytes).toBe(268_435_456);
     expect(DEFAULT_BOUNDS.objects_max_count).toBe(100_000);

@@ -1,4 +1,4 @@
-/** The bounds one MCP session keeps, whatever its client does (CONTRACT.md sections 6 and 8). */
+/** The bounds one MCP session keeps, whatever its client does (docs/mcp.md and docs/rules.md). */
 export interface ChannelLimits {
   /** Requests handed to the server and not yet answered; at the bound, reading stops. */
   readonly maxCallsInFlight: number;

@@ -8,7 +8,7 @@ const ROOTS_TIMEOUT_MS = 30_000;
 export type ClientRoot = { readonly directory: string } | { readonly refusal: string };
 
 /**
- * Asks an initialized client for its roots (CONTRACT.md section 8): exactly one `file://` root is
+ * Asks an initialized client for its roots (docs/mcp.md): exactly one `file://` root is
  * the workspace; none, several, a client without roots or one that does not answer is a refusal,
  * so a server started from `/` by a desktop client never serves `/` by accident.
  */

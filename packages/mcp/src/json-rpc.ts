@@ -66,7 +66,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Sorts one parsed line (or HTTP body) the way CONTRACT.md section 8 wants it answered: every
+ * Sorts one parsed line (or HTTP body) the way docs/mcp.md says it is answered: every
  * request with an id gets an answer whatever the id, a batch and anything that is not a request
  * get -32600, and nothing valid is answered twice.
  */

@@ -70,7 +70,7 @@ async function harness(process: McpProcess, limits: Partial<ChannelLimits> = {})
 
 const echo: McpProcess = { call: async (_name, args) => ({ ok: true, result: { args } }) };
 
-describe('MessageChannel answers every request exactly as CONTRACT.md section 8 lists', () => {
+describe('MessageChannel answers every request exactly as docs/mcp.md lists', () => {
   it.each([1e308, null, 'x', 2 ** 53 + 2, -0.5, 7])('answers a request with id %s under that id', async (id) => {
     const { send, answerTo } = await harness(echo);
     send({ jsonrpc: '2.0', id, method: 'ping' });

@@ -7,7 +7,7 @@ export const NEW_DIRECTORY_MODE = 0o755;
 
 /**
  * Our own `mkdir -p`: memfs's recursive mkdir follows links and succeeds on an existing file
- * (memfs.md section 2), so each missing component is made with a plain mkdir after an lstat walk.
+ * (packages/provider-memfs/README.md, Why memfs), so each missing component is made with a plain mkdir after an lstat walk.
  */
 export function makeDirectory(workspace: Workspace, path: WorkspacePath, options: MakeDirectoryOptions): { created: boolean } {
   const resolved = resolvePath(workspace, path, { missingParents: options.parents });

@@ -5,7 +5,7 @@ export type MemfsAction = 'read' | 'list' | 'write' | 'create' | 'delete' | 'obs
 
 /**
  * Turns an error thrown by a memfs call into a LibosError naming only the canonical path.
- * memfs messages and `path` fields hold volume paths, so only `code` is read (memfs.md section 4).
+ * memfs messages and `path` fields hold volume paths, so only `code` is read (packages/provider-memfs/README.md, Why memfs).
  */
 export function mapMemfsError(error: unknown, path: WorkspacePath, action: MemfsAction, effect: Effect = 'none'): LibosError {
   if (LibosError.is(error)) return effect === 'unknown' && error.effect === 'none' ? error.withEffect(effect) : error;

@@ -6,7 +6,7 @@ import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js
 /**
  * Moves one regular single-link file. Every check and the move run in one synchronous block, so the
  * file checked is the file moved and `overwrite: false` is decided atomically. memfs's rename onto
- * an existing name corrupts link counts (memfs.md section 2), so a replaced file is unlinked first.
+ * an existing name corrupts link counts (packages/provider-memfs/README.md, Why memfs), so a replaced file is unlinked first.
  */
 export function renameFile(workspace: Workspace, from: WorkspacePath, to: WorkspacePath, options: RenameOptions): { replaced: boolean } {
   const source = resolvePath(workspace, from);

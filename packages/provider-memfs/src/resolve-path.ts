@@ -45,7 +45,7 @@ export function volumePathOf(workspace: Workspace, segments: readonly string[]):
 
 /**
  * Walks from the workspace root to `path` with one lstat per component, because memfs follows links
- * in intermediate components even under O_NOFOLLOW (memfs.md section 3.1). Callers run the walk and
+ * in intermediate components even under O_NOFOLLOW (packages/provider-memfs/README.md, Why memfs). Callers run the walk and
  * their effect in one synchronous block, so nothing can change the tree between them.
  */
 export function resolvePath(workspace: Workspace, path: WorkspacePath, options: WalkOptions = {}): Resolved {

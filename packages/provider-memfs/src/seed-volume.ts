@@ -144,7 +144,7 @@ function copyFile(fs: IFs, from: string, to: string, stats: host.Stats, relative
   }
 }
 
-/** Keeps nlink above 1 for files whose other names live outside the seed (memfs.md section 6). */
+/** Keeps nlink above 1 for files whose other names live outside the seed (packages/provider-memfs/README.md, Why memfs). */
 function addTwinLinks(fs: IFs, root: string, multiLinks: Map<string, MultiLink>): void {
   // With the workspace at the volume root there is no outside to hide twins in.
   if (root === '/') return;

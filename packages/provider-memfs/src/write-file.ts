@@ -88,7 +88,7 @@ export function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mod
 
 /**
  * Temp file in the same directory with permission bits `mode`, then unlink + rename: unlinking first
- * keeps memfs's nlink and child counts right, which a rename onto an existing name does not (memfs.md section 2).
+ * keeps memfs's nlink and child counts right, which a rename onto an existing name does not (packages/provider-memfs/README.md, Why memfs).
  */
 export function replaceFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: number): void {
   const { temp, fd } = createTempFile(fs, volumePath.slice(0, volumePath.lastIndexOf('/')));

@@ -1,7 +1,7 @@
 import { memfs } from 'memfs';
 import { describe, expect, it } from 'vitest';
 
-// Canaries for the memfs 4.80.1 behaviours the provider works around (design/memfs.md section 2).
+// Canaries for the memfs 4.80.1 behaviours the provider works around (listed in the README, Why memfs).
 // When one fails after a memfs upgrade, re-read the recipe it justifies before changing the pin.
 describe('memfs 4.80.1 behaviours the provider relies on avoiding', () => {
   const volume = () => {

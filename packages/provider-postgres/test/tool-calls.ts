@@ -81,7 +81,7 @@ function dropUndefined<T extends Record<string, unknown>>(value: T): Record<stri
 
 /**
  * A result with what may differ between providers and runs taken out: `modified_at`, Object ids and
- * process ids (CONTRACT: the same calls give the same results on every provider but for those).
+ * process ids (docs/rules.md: the same calls give the same results on every provider but for those).
  */
 export function comparable(value: unknown): unknown {
   return JSON.parse(

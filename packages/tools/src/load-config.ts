@@ -8,7 +8,7 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Reads and validates a libOS config file (CONTRACT.md section 6). Throws `invalid_arguments` with
+ * Reads and validates a libOS config file (docs/rules.md, The config file and the bounds). Throws `invalid_arguments` with
  * a message naming the file and the first bad field, or saying why the file could not be read; with
  * `optional`, a missing file is the default config (any other problem still throws).
  */

@@ -1,6 +1,6 @@
 import { LibosError, type CallResult } from '@libos/core';
 
-/** The calls of one process and its end (CONTRACT.md section 7). */
+/** The calls of one process and its end (docs/rules.md, Object Memory). */
 export interface ProcessLifetime {
   /** Runs a call, or fails it with `denied` once the process has ended. */
   run(call: () => Promise<CallResult>): Promise<CallResult>;

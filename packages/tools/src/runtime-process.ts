@@ -41,7 +41,7 @@ export interface RuntimeProcess<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   /** The host directory of the working directory, when the provider is on real disk; else undefined. */
   hostWorkingDirectory(): string | undefined;
   /**
-   * Ends the process (CONTRACT.md section 7): later calls fail with `denied`; once the calls in flight
+   * Ends the process (docs/rules.md, Object Memory): later calls fail with `denied`; once the calls in flight
    * have finished, its `process:<id>` namespace and that namespace's Objects are dropped. Children
    * are not ended with it. Safe to call twice.
    */

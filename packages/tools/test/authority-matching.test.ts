@@ -2,7 +2,7 @@ import { LibosError, parseConfig, type AccessRequest, type ConfigInput, type Rig
 import { describe, expect, it } from 'vitest';
 import { createAuthority } from '../src/authority/create-authority.js';
 
-// The right and target every tool asks for (CONTRACT.md section 5).
+// The right and target every tool asks for (docs/rules.md, Authority).
 const TOOLS: readonly [tool: string, right: Right, target: TargetKind][] = [
   ['read_directory', 'read', 'directory'],
   ['set_working_directory', 'read', 'directory'],

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { isLoopback } from '@libos/mcp';
 import { UsageError } from '../usage-error.js';
 
-/** What `libos serve` listens on and whom it lets in (CONTRACT.md section 8). */
+/** What `libos serve` listens on and whom it lets in (apps/cli/README.md). */
 export interface HttpOptions {
   readonly host: string;
   readonly port: number;

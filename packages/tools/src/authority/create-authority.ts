@@ -23,7 +23,7 @@ export interface AuthorityOptions {
 const free: Permit = { spend() {}, covers: () => true };
 
 /**
- * The authority engine of CONTRACT.md section 5. Without `grants` in the config every workspace
+ * The authority engine of docs/rules.md, Authority. Without `grants` in the config every workspace
  * operation is allowed; with them, the grants are the whole policy. It never touches the
  * filesystem, so every answer depends only on the request and the config.
  */

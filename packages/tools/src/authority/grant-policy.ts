@@ -19,7 +19,7 @@ export interface GrantDecision {
   permit(): Promise<Permit>;
 }
 
-/** Applies a list of grants (CONTRACT.md section 5) to requests. */
+/** Applies a list of grants (docs/rules.md, Authority) to requests. */
 export interface GrantPolicy {
   /** Rejects with `denied` when no grant matches, a deny grant matches, or the deciding grants' uses are spent. */
   decide(request: AccessRequest): Promise<GrantDecision>;

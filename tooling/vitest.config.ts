@@ -1,0 +1,3 @@
+import { libosProject } from './vitest/project.js';
+
+export default libosProject('tooling');
