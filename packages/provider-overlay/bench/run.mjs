@@ -1,0 +1,65 @@
+// Benchmarks of docs/overlay.md "Cost" (never a test): node bench/run.mjs (needs a build).
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveWorkspacePath, ROOT_PATH } from '@libos/core';
+import { createLocalProvider } from '@libos/provider-local';
+import { openOverlay } from '@libos/provider-overlay';
+
+const FILES = Number(process.env.BENCH_FILES ?? 100_000);
+const base = mkdtempSync(join(tmpdir(), 'libos-overlay-bench-'));
+const root = join(base, 'ws');
+const path = (name) => resolveWorkspacePath(ROOT_PATH, name);
+const bytes = (text) => new TextEncoder().encode(text);
+const time = async (rounds, body) => {
+  const start = process.hrtime.bigint();
+  for (let index = 0; index < rounds; index++) await body(index);
+  return Number(process.hrtime.bigint() - start) / 1e6 / rounds;
+};
+try {
+  for (let directory = 0; directory < FILES / 1000; directory++) {
+    mkdirSync(join(root, `d${directory}`), { recursive: true });
+    for (let file = 0; file < 1000; file++) writeFileSync(join(root, `d${directory}`, `f${file}.txt`), `file ${file}\n`);
+  }
+  const lower = createLocalProvider({ root });
+  const overlay = await openOverlay({ lower, state: join(base, 'bench.overlay'), lowerRoot: root });
+  for (let index = 0; index < 10; index++) await overlay.provider.writeFile(path(`d${index}/f1.txt`), bytes('changed\n'), { overwrite: true });
+  await overlay.changes();
+  const changes = await time(50, () => overlay.changes());
+  console.log(`changes, ${FILES}-file lower, 10 changes: ${changes.toFixed(2)} ms (target <= 50 ms)`);
+  const read = (provider) => (index) => provider.readFile(path(`d${50 + (index % 40)}/f${index % 1000}.txt`), { maxBytes: 65536 });
+  await time(2000, read(lower));
+  await time(2000, read(overlay.provider));
+  const lowerRead = await time(20_000, read(lower));
+  const overlayRead = await time(20_000, read(overlay.provider));
+  console.log(
+    `read of an unchanged file: lower ${(lowerRead * 1000).toFixed(1)} us, overlay ${(overlayRead * 1000).toFixed(1)} us, ratio ${(overlayRead / lowerRead).toFixed(2)}x (target <= 1.3x)`,
+  );
+  await overlay.discard();
+  for (let index = 0; index < 1000; index++)
+    await overlay.provider.writeFile(path(`d90/f${index}.txt`), bytes(`applied ${index}\n`), { overwrite: true });
+  const applyStart = process.hrtime.bigint();
+  const result = await overlay.apply();
+  const applyMs = Number(process.hrtime.bigint() - applyStart) / 1e6;
+  const copyStart = process.hrtime.bigint();
+  for (let index = 0; index < 1000; index++) {
+    const target = join(root, 'd91', `f${index}.txt`);
+    const temporary = `${target}.tmp`;
+    const fd = openSync(temporary, 'w', 0o644);
+    writeSync(fd, `copied ${index}\n`);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temporary, target);
+  }
+  const directoryFd = openSync(join(root, 'd91'), 'r');
+  fsyncSync(directoryFd);
+  closeSync(directoryFd);
+  const copyMs = Number(process.hrtime.bigint() - copyStart) / 1e6;
+  console.log(
+    `apply of 1,000 small changes: ${applyMs.toFixed(0)} ms (${result.applied.length} applied) vs durable Node copy ${copyMs.toFixed(0)} ms: ratio ${(applyMs / copyMs).toFixed(2)}x`,
+  );
+  await overlay.close();
+  await lower.close();
+} finally {
+  rmSync(base, { recursive: true, force: true });
+}
