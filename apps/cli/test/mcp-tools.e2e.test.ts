@@ -101,6 +101,7 @@ describe('libos mcp over stdio (local provider)', () => {
       count: 1,
       truncated: false,
       files_searched: 1,
+      stopped: null,
     });
     expect(expectSuccess(await session.call('move_file', { from: 'a.txt', to: 'b.txt' }))).toEqual({
       from: 'work/a.txt',

@@ -1,3 +1,4 @@
+import type { AuditDecision } from './audit-trail.js';
 import type { WorkspacePath } from './workspace-path.js';
 
 /** A right a grant gives over paths or a namespace. */
@@ -64,6 +65,8 @@ export interface AccessRequest {
    */
   readonly prepareContent?: () => Promise<ApprovalContent | undefined>;
   readonly signal?: AbortSignal;
+  /** Told how the request was decided (the grant, the approval), for the call's audit record. */
+  readonly onDecision?: (decision: AuditDecision) => void;
 }
 
 /** The bytes a write would land and, optionally, a text (an edit's diff) to show in their place as the preview. */

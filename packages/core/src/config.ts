@@ -19,6 +19,7 @@ export const DEFAULT_BOUNDS = {
   edit_max_bytes: 8_388_608,
   search_results_max: 1_000,
   search_files_max: 100_000,
+  read_scan_max_bytes: 67_108_864,
 } as const;
 
 /** Every bound, resolved. */

@@ -22,11 +22,15 @@ export {
 } from './workspace-path.js';
 export type { WorkspacePath } from './workspace-path.js';
 export type {
+  AppendFileOptions,
+  CopyFileOptions,
   DeleteDirectoryOptions,
   DeleteFileOptions,
   DirectoryEntry,
   DirectoryListing,
   EntryKind,
+  FileAppend,
+  FileRangeRead,
   FileRead,
   FileSystemProviderV1,
   ListDirectoryOptions,
@@ -35,6 +39,7 @@ export type {
   ProviderCallOptions,
   ProviderCapabilities,
   ReadFileOptions,
+  ReadFileRangeOptions,
   RenameOptions,
   StatOptions,
   WriteFileOptions,
@@ -63,3 +68,13 @@ export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './c
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
 export type { Backend, BackendFlag, ObjectStoreBackend, OpenedProvider, ProviderBackend, ProviderBackendRequest } from './backend.js';
+export type {
+  AuditApproval,
+  AuditCall,
+  AuditCallStart,
+  AuditCallerContext,
+  AuditClient,
+  AuditDecision,
+  AuditSession,
+  AuditTrail,
+} from './audit-trail.js';

@@ -106,6 +106,16 @@ export const providerErrors = {
     const details = actual === undefined ? { path, expected_sha256: expected } : { path, expected_sha256: expected, actual_sha256: actual };
     return make('content_conflict', message, details, options);
   },
+  /**
+   * `content_conflict` of an append: the file's size was `actual` (null: no file), not `expected`.
+   */
+  sizeConflict(path: WorkspacePath, expected: number, actual: number | null, options?: ProviderErrorOptions): LibosError {
+    const message =
+      actual === null
+        ? `${quote(path)} does not exist, but a size of ${expected} bytes was expected.`
+        : `${quote(path)} holds ${actual} bytes, not the ${expected} expected.`;
+    return make('content_conflict', message, { path, expected_size_bytes: expected, actual_size_bytes: actual }, options);
+  },
   /** `protected_path`: a recursive delete of `path` met the `.git` alias `entry`. */
   protectedPath(path: WorkspacePath, entry: WorkspacePath, options?: ProviderErrorOptions): LibosError {
     return make(
@@ -128,6 +138,18 @@ export const providerErrors = {
     const sentence = hostCode === null ? undefined : hostSentences[hostCode];
     const message = sentence?.(path) ?? `The host failed an operation on ${quote(path)}${hostCode === null ? '' : ` (${hostCode})`}.`;
     return make('provider_failure', message, { path, host_code: hostCode }, { effect: 'unknown', ...options });
+  },
+  /**
+   * `quota_exceeded`: writing `writeBytes` at `path` would take the workspace's stored file bytes
+   * (`usedBytes` now) past `maxBytes`; effect `none`, nothing was written.
+   */
+  quotaExceeded(path: WorkspacePath, usedBytes: number, writeBytes: number, maxBytes: number, options?: ProviderErrorOptions): LibosError {
+    return make(
+      'quota_exceeded',
+      `Writing ${writeBytes} bytes to ${quote(path)} would take the workspace past its quota of ${maxBytes} bytes (${usedBytes} in use).`,
+      { path, used_bytes: usedBytes, write_bytes: writeBytes, max_bytes: maxBytes },
+      options,
+    );
   },
   /** `provider_failure` with effect `none`: the provider is closed, so nothing was touched. */
   closed(path: WorkspacePath, providerName: string): LibosError {
@@ -168,9 +190,10 @@ export const PROVIDER_ERROR_DETAILS: Readonly<
   directory_not_empty: { required: ['path'], optional: [] },
   symlink_refused: { required: ['path', 'link'], optional: [] },
   hard_link_refused: { required: ['path', 'links'], optional: [] },
-  content_conflict: { required: ['path', 'expected_sha256'], optional: ['actual_sha256'] },
+  content_conflict: { required: ['path'], optional: ['expected_sha256', 'actual_sha256', 'expected_size_bytes', 'actual_size_bytes'] },
   protected_path: { required: ['path', 'protected'], optional: [] },
   root_refused: { required: ['path'], optional: [] },
   changed_during_operation: { required: ['path'], optional: [] },
+  quota_exceeded: { required: ['path', 'used_bytes', 'write_bytes', 'max_bytes'], optional: [] },
   provider_failure: { required: ['path'], optional: ['host_code', 'reason', 'max_depth'] },
 };

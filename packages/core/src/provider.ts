@@ -98,6 +98,53 @@ export interface RenameOptions extends ProviderCallOptions {
   readonly overwrite: boolean;
 }
 
+/** Options of `appendFile`. */
+export interface AppendFileOptions extends ProviderCallOptions {
+  /** True: a missing file is created whole (exclusive creation, missing parents made); false: `not_found`. */
+  readonly create: boolean;
+  /**
+   * The size the file must have at the moment of the append, decided atomically with it (a missing
+   * file counts as size 0 when `create` is true); `content_conflict` otherwise, nothing written.
+   */
+  readonly expectedSizeBytes?: number;
+  /**
+   * Bytes written before `bytes` only when the file is empty or created by this call, decided
+   * atomically with the append (a byte-order mark), so a non-empty file never gets them.
+   */
+  readonly emptyFilePrefix?: Uint8Array;
+}
+
+/** What `appendFile` did: the bytes it added (a prefix included), the size after, and whether it created the file. */
+export interface FileAppend {
+  readonly bytesAppended: number;
+  readonly sizeBytes: number;
+  readonly created: boolean;
+}
+
+/** Options of `copyFile`. */
+export interface CopyFileOptions extends ProviderCallOptions {
+  /** False: anything at `to` fails with `already_exists`, decided atomically; true: a regular single-link file at `to` is replaced. */
+  readonly overwrite: boolean;
+}
+
+/** Options of `readFileRange`. */
+export interface ReadFileRangeOptions extends ProviderCallOptions {
+  /** Where the range starts, in bytes from the start of the file; with `fromEnd`, where it ends, in bytes back from the end. */
+  readonly offset: number;
+  /** Count `offset` back from the end of the file, so a tail needs no size first. */
+  readonly fromEnd?: boolean;
+  /** Read at most this many bytes. */
+  readonly maxBytes: number;
+}
+
+/** What `readFileRange` returns: the bytes, where they start in the file, and the file's size when read. */
+export interface FileRangeRead {
+  readonly bytes: Uint8Array;
+  /** The absolute byte offset of `bytes[0]`. */
+  readonly offset: number;
+  readonly sizeBytes: number;
+}
+
 /** Options of `makeDirectory`. */
 export interface MakeDirectoryOptions extends ProviderCallOptions {
   /** Create missing parents too; else a missing parent is `not_found`. */
@@ -187,6 +234,32 @@ export interface FileSystemProviderV1 {
    * `symlink_refused` (a link on either side), `hard_link_refused`, `already_exists`, `not_a_directory`.
    */
   rename?(from: WorkspacePath, to: WorkspacePath, options: RenameOptions): Promise<{ readonly replaced: boolean }>;
+
+  /**
+   * Adds bytes at the end of one regular single-link file without reading or copying what it
+   * holds, and makes them durable before it returns; a failure midway may leave a prefix of them
+   * (effect `unknown`). The file keeps its mode. Optional: a provider without it cannot serve
+   * `append_text_file`. Throws `not_found` (without `create`), `not_a_file`, `symlink_refused`,
+   * `hard_link_refused`, `content_conflict` (`expectedSizeBytes`), `not_a_directory`.
+   */
+  appendFile?(path: WorkspacePath, bytes: Uint8Array, options: AppendFileOptions): Promise<FileAppend>;
+
+  /**
+   * Copies one regular single-link file to `to`, creating missing parents of `to`; the copy appears
+   * whole (atomic creation, or an atomic replace with `overwrite`), durably, with the source's mode
+   * bits. Optional: a provider without it cannot serve `copy_file`. Throws `not_found`,
+   * `not_a_file` (a directory or kind `other` on either side), `symlink_refused`, `hard_link_refused`
+   * (the source, or the file to replace), `already_exists`, `not_a_directory`.
+   */
+  copyFile?(from: WorkspacePath, to: WorkspacePath, options: CopyFileOptions): Promise<{ readonly bytesCopied: number; readonly replaced: boolean }>;
+
+  /**
+   * Reads at most `maxBytes` bytes of a regular file at an offset, or ending `offset` bytes before
+   * its end, reading from the host only those bytes (a tail of a huge file costs the tail). An
+   * offset past the end gives no bytes. Optional: without it the tools read prefixes only. Throws
+   * what `readFile` throws.
+   */
+  readFileRange?(path: WorkspacePath, options: ReadFileRangeOptions): Promise<FileRangeRead>;
 
   /** The host directory of a workspace directory, for spawning subprocesses; only real-disk providers have one. */
   hostPath?(path: WorkspacePath): string;

@@ -23,6 +23,7 @@ const every: ReadonlyArray<[string, LibosError]> = [
   ['closed', providerErrors.closed(p('a'), 'example')],
   ['cancelled', providerErrors.cancelled(p('a'))],
   ['tooDeep', providerErrors.tooDeep(p('a'), 2048)],
+  ['quotaExceeded', providerErrors.quotaExceeded(p('a'), 10, 5, 12)],
 ];
 
 describe('providerErrors', () => {

@@ -1,10 +1,16 @@
+import {
+  defineHarnessCase,
+  type ExpectedEffect,
+  type FactoryContext,
+  type HarnessCase,
+  type HarnessFactory,
+  type Requirements,
+} from '@libos/conformance-harness';
 import type { ErrorCode, LibosError } from '@libos/core';
 import type { MemoryObject, ObjectMemory, ObjectMemoryOptions, ObjectStoreCapabilities, ObjectStoreQuota, ObjectStoreV1 } from '@libos/object-memory';
 
 /** What a store factory receives: a place to register cleanups, run after the store is closed. */
-export interface StoreFactoryContext {
-  onCleanup(cleanup: () => void | Promise<void>): void;
-}
+export type StoreFactoryContext = FactoryContext;
 
 /** What a store factory returns for one case. */
 export interface StoreUnderTest {
@@ -19,10 +25,16 @@ export interface StoreUnderTest {
 }
 
 /** Makes the store under test; runs once per case. */
-export type StoreFactory = (context: StoreFactoryContext) => StoreUnderTest | Promise<StoreUnderTest>;
+export type StoreFactory = HarnessFactory<StoreUnderTest>;
 
-/** A capability a case needs the store to declare, or `another` for a factory with `openAnother`. */
-export type StoreRequirement = 'shared' | 'durable' | 'leaseMs' | 'another';
+/** A capability a case needs the store to declare. */
+export type StoreCapabilityName = keyof ObjectStoreCapabilities;
+
+/** An optional fixture a case needs: `openAnother`, a second instance on the same data. */
+export type StoreFixture = 'openAnother';
+
+/** What a case needs; a store or factory lacking any of it skips the case, with the reason (the provider kit's shape). */
+export type StoreRequirements = Requirements<StoreCapabilityName, never, StoreFixture>;
 
 /** What a case body works with. */
 export interface StoreCaseContext {
@@ -35,10 +47,10 @@ export interface StoreCaseContext {
   /** Creates `object` with its measured payload bytes under `quota` (default: quotas no case reaches). */
   create(object: MemoryObject, quota?: Partial<ObjectStoreQuota>, store?: ObjectStoreV1): Promise<void>;
   /**
-   * Awaits `action` and asserts it rejects with a LibosError of one of `codes` and effect `effect`
-   * (default `none`); returns it.
+   * Calls `action` and asserts it rejects with a LibosError of one of `codes` and effect `effect`
+   * (default `none`), whose `details` match `OBJECT_STORE_ERROR_DETAILS`; returns it.
    */
-  expectError(action: Promise<unknown>, codes: ErrorCode | readonly ErrorCode[], effect?: 'none' | 'unknown' | 'any'): Promise<LibosError>;
+  expectError(action: () => Promise<unknown>, codes: ErrorCode | readonly ErrorCode[], effect?: ExpectedEffect): Promise<LibosError>;
   /** An Object Memory on this store (`createObjectMemory({ store, ...options })`). */
   memory(options?: Omit<ObjectMemoryOptions, 'store'>): Promise<ObjectMemory>;
   /** A fresh temporary host directory, removed after the case. */
@@ -46,20 +58,15 @@ export interface StoreCaseContext {
 }
 
 /** One conformance check: stable id `<group> > <name>`, its requirements and its body. */
-export interface StoreCase {
-  readonly id: string;
-  readonly group: string;
-  readonly name: string;
-  readonly requires: readonly StoreRequirement[];
-  run(context: StoreCaseContext): Promise<void>;
-}
+export type StoreCase = HarnessCase<StoreCaseContext, StoreRequirements>;
 
 /** Makes a case whose id derives from its group and name. */
 export function defineStoreCase(
   group: string,
   name: string,
   run: (context: StoreCaseContext) => Promise<void>,
-  requires: readonly StoreRequirement[] = [],
+  requires: StoreRequirements = {},
+  timeoutScale = 1,
 ): StoreCase {
-  return { id: `${group} > ${name}`, group, name, requires, run };
+  return defineHarnessCase(group, name, run, requires, timeoutScale);
 }

@@ -1,3 +1,4 @@
+import { uniqueCases } from '@libos/conformance-harness';
 import { ledgerCases } from './cases/ledger-cases.js';
 import { lifecycleCases } from './cases/lifecycle-cases.js';
 import { memoryCases } from './cases/memory-cases.js';
@@ -9,7 +10,7 @@ import { textCases } from './cases/text-cases.js';
 import type { StoreCase } from './store-case.js';
 
 /** Every case of the kit, in report order; ids are unique and stable. */
-export const storeConformanceCases: readonly StoreCase[] = [
+export const storeConformanceCases: readonly StoreCase[] = uniqueCases([
   ...lifecycleCases,
   ...namespaceCases,
   ...objectCases,
@@ -18,10 +19,4 @@ export const storeConformanceCases: readonly StoreCase[] = [
   ...textCases,
   ...ledgerCases,
   ...memoryCases,
-];
-
-const ids = new Set<string>();
-for (const testCase of storeConformanceCases) {
-  if (ids.has(testCase.id)) throw new Error(`Two Object store cases share the id ${JSON.stringify(testCase.id)}.`);
-  ids.add(testCase.id);
-}
+]);

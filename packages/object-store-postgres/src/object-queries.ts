@@ -56,16 +56,21 @@ export async function deleteNamespace(pool: Pool, schema: string, namespace: str
 }
 
 /**
- * Renews the leases of live process namespaces and drops every expired one with its Objects, in
- * one statement (`now()` is fixed for the statement, so no row is both renewed and dropped).
+ * Renews the leases of the named process namespaces and drops every other expired one with its
+ * Objects, in one statement (`now()` is fixed for the statement). A namespace named here is its
+ * owner's and the owner is alive (it is renewing): one whose lease ran out while the owner's event
+ * loop stalled, and that no other host swept meanwhile, is renewed with its Objects, never dropped
+ * by its own owner's renewal. The two parts touch disjoint rows, so neither races the other.
  */
 export async function renewLeases(pool: Pool, schema: string, namespaces: readonly string[], leaseMs: number): Promise<void> {
   await pool.query({
     name: `${schema}.renew_leases`,
-    text: `WITH swept AS (DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now() RETURNING id)
+    text: `WITH wanted AS (SELECT id FROM ${schema}.namespaces
+                         WHERE sha256(name) IN (SELECT sha256(wanted) FROM unnest($1::bytea[]) AS wanted)
+                           AND name = ANY($1::bytea[]) AND lease_expires_at IS NOT NULL),
+                swept AS (DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now() AND id NOT IN (SELECT id FROM wanted) RETURNING id)
            UPDATE ${schema}.namespaces SET lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
-             WHERE sha256(name) IN (SELECT sha256(wanted) FROM unnest($1::bytea[]) AS wanted)
-               AND name = ANY($1::bytea[]) AND lease_expires_at >= now()`,
+             WHERE id IN (SELECT id FROM wanted)`,
     values: [namespaces.map(utf8Bytes), leaseMs],
   });
 }

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { LibosError, PROVIDER_ERROR_DETAILS, ROOT_PATH, resolveWorkspacePath } from '@libos/core';
-import type { ErrorCode } from '@libos/core';
+import { describeValue, detailsDrift as tableDrift, expectLibosError, withinDeadline } from '@libos/conformance-harness';
+import { PROVIDER_ERROR_DETAILS, ROOT_PATH, resolveWorkspacePath } from '@libos/core';
+import type { LibosError } from '@libos/core';
+
+export { describeValue } from '@libos/conformance-harness';
 import type { CaseContext } from './conformance-case.js';
 import type { CaseFixtures, OutsideFixtures, ProviderFixtures, ProviderUnderTest } from './provider-fixtures.js';
 
@@ -47,26 +50,13 @@ export function createCaseContext(underTest: ProviderUnderTest): CaseContext {
     provider,
     fixtures,
     path: (text) => resolveWorkspacePath(ROOT_PATH, text),
-    async expectError(action, codes, effect = 'none') {
-      const expected: readonly ErrorCode[] = typeof codes === 'string' ? [codes] : codes;
-      const wanted = expected.join(' or ');
-      let result: unknown;
-      try {
-        result = await action();
-      } catch (error) {
-        if (!LibosError.is(error)) throw new Error(`Expected a LibosError ${wanted}, got ${describeThrown(error)}.`);
-        if (!expected.includes(error.code)) {
-          throw new Error(`Expected ${wanted}, got ${error.code} (${error.message}).`);
-        }
-        if (effect !== 'any' && error.effect !== effect) throw new Error(`Expected ${error.code} with effect ${effect}, got ${error.effect}.`);
+    expectError: (action, codes, effect = 'none') =>
+      expectLibosError(action, codes, effect, (error) => {
         const leak = findLeak(`${error.message}\n${JSON.stringify(error.details ?? {})}`);
-        if (leak !== undefined) throw new Error(`The ${error.code} error reveals ${JSON.stringify(leak)}: ${error.message}`);
+        if (leak !== undefined) return `The ${error.code} error reveals ${JSON.stringify(leak)}: ${error.message}`;
         const drift = detailsDrift(error);
-        if (drift !== undefined) throw new Error(`The ${error.code} error's details ${drift} (details: ${describeValue(error.details)}).`);
-        return error;
-      }
-      throw new Error(`Expected ${wanted}, but the call succeeded with ${describeValue(result)}.`);
-    },
+        return drift === undefined ? undefined : `The ${error.code} error's details ${drift} (details: ${describeValue(error.details)}).`;
+      }),
     expectClean(value) {
       const leak = findLeak(describeValue(value, Number.POSITIVE_INFINITY));
       if (leak !== undefined) throw new Error(`The provider returned ${JSON.stringify(leak)}.`);
@@ -77,17 +67,7 @@ export function createCaseContext(underTest: ProviderUnderTest): CaseContext {
       if (underTest.fixtures.outside !== undefined) lines.push(`outside: ${await underTest.fixtures.outside.fingerprint()}`);
       return lines.join('\n');
     },
-    async withinDeadline(action, milliseconds) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`The call did not settle within ${milliseconds} ms.`)), milliseconds);
-      });
-      try {
-        return await Promise.race([action(), deadline]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    withinDeadline: (action, milliseconds) => withinDeadline(action, milliseconds, `The call did not settle within ${milliseconds} ms.`),
   };
   return context;
 }
@@ -151,41 +131,16 @@ async function observe(fixtures: ProviderFixtures, path: string): Promise<string
   }
 }
 
-const snakeCase = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
-
 /**
  * Says how an error's `details` differ from the shape core's `providerErrors` gives every provider
- * (keys by code in `PROVIDER_ERROR_DETAILS`, snake_case, plain values), or undefined when they match.
+ * (a `path`, then the keys by code in `PROVIDER_ERROR_DETAILS`, snake_case, plain values), or
+ * undefined when they match.
  */
 export function detailsDrift(error: LibosError): string | undefined {
   const details = error.details;
   if (details === undefined || typeof details !== 'object' || details === null) return 'are missing (every provider error names its path)';
-  const keys = Object.keys(details);
-  for (const key of keys) {
-    if (!snakeCase.test(key)) return `use the key ${JSON.stringify(key)}, which is not snake_case`;
-    const value = details[key];
-    if (value !== null && !['string', 'number', 'boolean'].includes(typeof value))
-      return `hold a ${typeof value} under ${JSON.stringify(key)}, not a plain value`;
-  }
-  if (typeof details.path !== 'string') return 'lack path, the canonical path of the call';
-  const shape = PROVIDER_ERROR_DETAILS[error.code];
-  if (shape === undefined) return undefined;
-  const missing = shape.required.find((key) => !keys.includes(key));
-  if (missing !== undefined) return `lack ${JSON.stringify(missing)}, which every ${error.code} carries`;
-  const unknown = keys.find((key) => !shape.required.includes(key) && !shape.optional.includes(key));
-  if (unknown !== undefined) return `hold ${JSON.stringify(unknown)}, which is not a ${error.code} key (see PROVIDER_ERROR_DETAILS)`;
-  return undefined;
-}
-
-function describeThrown(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : describeValue(error);
-}
-
-/** Text of a value for messages and leak checks; bytes are shown as Latin-1 so any content shows. */
-export function describeValue(value: unknown, limit = 300): string {
-  const text =
-    JSON.stringify(value, (_key, item: unknown) =>
-      item instanceof Uint8Array ? `bytes(${item.length}):${Buffer.from(item).toString('latin1')}` : item,
-    ) ?? String(value);
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+  return (
+    tableDrift(error, PROVIDER_ERROR_DETAILS, 'PROVIDER_ERROR_DETAILS') ??
+    (typeof details.path === 'string' ? undefined : 'lack path, the canonical path of the call')
+  );
 }

@@ -1,3 +1,4 @@
+import { defineHarnessCase, type HarnessCase, type Requirements } from '@libos/conformance-harness';
 import type { ErrorCode, FileSystemProviderV1, LibosError, ProviderCapabilities, WorkspacePath } from '@libos/core';
 import type { CaseFixtures } from './provider-fixtures.js';
 
@@ -8,14 +9,10 @@ export type CapabilityName = Exclude<keyof ProviderCapabilities, 'durableWrites'
 export type OptionalFixture = 'fifo' | 'hardLinkFromOutside' | 'modes' | 'removeWorkspace';
 
 /** An optional provider method a case calls. */
-export type OptionalMethod = 'rename';
+export type OptionalMethod = 'rename' | 'appendFile' | 'copyFile' | 'readFileRange';
 
 /** What a case needs; a provider or fixture set lacking any of it skips the case, with the reason. */
-export interface CaseRequirements {
-  readonly capabilities?: readonly CapabilityName[];
-  readonly methods?: readonly OptionalMethod[];
-  readonly fixtures?: readonly OptionalFixture[];
-}
+export type CaseRequirements = Requirements<CapabilityName, OptionalMethod, OptionalFixture>;
 
 /** What a case body works with: a fresh provider, its fixtures and the kit's checks. */
 export interface CaseContext {
@@ -38,15 +35,7 @@ export interface CaseContext {
 }
 
 /** One conformance check: stable id `<group> > <name>`, its requirements and its body. */
-export interface ConformanceCase {
-  readonly id: string;
-  readonly group: string;
-  readonly name: string;
-  readonly requires: CaseRequirements;
-  /** How many times the run's per-case deadline this case may take (1 unless it says more). */
-  readonly timeoutScale: number;
-  run(context: CaseContext): Promise<void>;
-}
+export type ConformanceCase = HarnessCase<CaseContext, CaseRequirements>;
 
 /** Makes a case whose id derives from its group and name. */
 export function defineCase(
@@ -56,5 +45,5 @@ export function defineCase(
   requires: CaseRequirements = {},
   timeoutScale = 1,
 ): ConformanceCase {
-  return { id: `${group} > ${name}`, group, name, requires, timeoutScale, run };
+  return defineHarnessCase(group, name, run, requires, timeoutScale);
 }

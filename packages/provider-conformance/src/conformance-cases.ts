@@ -1,3 +1,7 @@
+import { uniqueCases } from '@libos/conformance-harness';
+import { appendCases } from './cases/append-cases.js';
+import { copyCases } from './cases/copy-cases.js';
+import { rangeCases } from './cases/range-cases.js';
 import { cancellationCases } from './cases/cancellation-cases.js';
 import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
 import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
@@ -16,20 +20,11 @@ import { statCases } from './cases/stat-cases.js';
 import { writeCases } from './cases/write-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
 
-function assertUniqueIds(cases: readonly ConformanceCase[]): readonly ConformanceCase[] {
-  const seen = new Set<string>();
-  for (const testCase of cases) {
-    if (seen.has(testCase.id)) throw new Error(`Two conformance cases share the id ${JSON.stringify(testCase.id)}.`);
-    seen.add(testCase.id);
-  }
-  return cases;
-}
-
 /**
  * Every case of the kit, grouped by feature (`stat`, `listing`, ..., `symlinks`, `.git`); as data, so a
  * test can run any of them with `runCase`, outside `describeProvider`.
  */
-export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
+export const conformanceCases: readonly ConformanceCase[] = uniqueCases([
   ...statCases,
   ...listingCases,
   ...readCases,
@@ -42,6 +37,9 @@ export const conformanceCases: readonly ConformanceCase[] = assertUniqueIds([
   ...deleteFileCases,
   ...deleteDirectoryCases,
   ...renameCases,
+  ...appendCases,
+  ...copyCases,
+  ...rangeCases,
   ...symlinkCases,
   ...hardLinkCases,
   ...specialFileCases,

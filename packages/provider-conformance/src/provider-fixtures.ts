@@ -1,3 +1,4 @@
+import type { FactoryContext as HarnessFactoryContext, HarnessFactory } from '@libos/conformance-harness';
 import type { FileSystemProviderV1 } from '@libos/core';
 
 /**
@@ -77,9 +78,7 @@ export interface ProviderUnderTest {
 }
 
 /** Context passed to a factory: register cleanups that run after the test. */
-export interface FactoryContext {
-  onCleanup(cleanup: () => void | Promise<void>): void;
-}
+export type FactoryContext = HarnessFactoryContext;
 
 /** Makes a fresh provider (and its fixtures) for every test. */
-export type ProviderFactory = (context: FactoryContext) => ProviderUnderTest | Promise<ProviderUnderTest>;
+export type ProviderFactory = HarnessFactory<ProviderUnderTest>;

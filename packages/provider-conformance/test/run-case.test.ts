@@ -79,10 +79,10 @@ describe('runCase', () => {
       ].map((id) => runCase(caseFor(id), withoutOptional)),
     );
     expect(outcomes).toEqual([
-      { status: 'skipped', reason: 'the fixtures do not provide fifo' },
-      { status: 'skipped', reason: 'the fixtures do not provide modes' },
-      { status: 'skipped', reason: 'the fixtures do not provide outside.hardLinkFromOutside' },
-      { status: 'skipped', reason: 'the fixtures do not provide removeWorkspace' },
+      { status: 'skipped', reason: 'the factory does not provide fifo' },
+      { status: 'skipped', reason: 'the factory does not provide modes' },
+      { status: 'skipped', reason: 'the factory does not provide outside.hardLinkFromOutside' },
+      { status: 'skipped', reason: 'the factory does not provide removeWorkspace' },
     ]);
   });
 

@@ -1,5 +1,7 @@
 import { LibosError, checkSignal, createCallGate, pathSegments } from '@libos/core';
 import type { FileSystemProviderV1, PathStatus, ProviderCallOptions, ProviderCapabilities, WorkspacePath } from '@libos/core';
+import { appendFile } from './append-file.js';
+import { copyFile } from './copy-file.js';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { renameFile } from './rename-file.js';
@@ -12,6 +14,7 @@ import { mapNodeError } from './map-node-error.js';
 import type { OperationContext } from './operation-context.js';
 import { PinnedRoot } from './pinned-root.js';
 import { readFile } from './read-file.js';
+import { readFileRange } from './read-file-range.js';
 import { isReservedName, namesReserved, refuseReserved } from './reserved-names.js';
 import { StagingArea } from './staging-area.js';
 import { statPath } from './stat-path.js';
@@ -93,6 +96,17 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
         renameOptions,
         (context) => (refuseIfReserved(from, false), refuseIfReserved(to, true), renameFile(context, from, to, renameOptions)),
       ),
+    appendFile: (path, bytes, appendOptions) =>
+      run('appendFile', path, appendOptions, (context) => (refuseIfReserved(path, true), appendFile(context, path, bytes, appendOptions))),
+    copyFile: (from, to, copyOptions) =>
+      run(
+        'copyFile',
+        from,
+        copyOptions,
+        (context) => (refuseIfReserved(from, false), refuseIfReserved(to, true), copyFile(context, from, to, copyOptions)),
+      ),
+    readFileRange: (path, rangeOptions) =>
+      run('readFileRange', path, rangeOptions, (context) => (refuseIfReserved(path, false), readFileRange(context, path, rangeOptions))),
     hostPath(path) {
       const leave = gate.enter(path);
       try {

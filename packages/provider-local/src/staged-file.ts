@@ -39,15 +39,24 @@ export class StagedFile {
    * less the umask, when null), and starts flushing it to stable storage.
    */
   static begin(context: OperationContext, bytes: Uint8Array, mode: number | null, path: WorkspacePath): StagedFile {
+    return StagedFile.beginWith(context, mode, path, (fd) => (writeAll(fd, bytes), bytes.length));
+  }
+
+  /**
+   * `begin` for content that `fill` writes itself into the temporary's fd (a copy streamed from
+   * another file, so its size never has to fit in memory); `fill` returns the bytes it wrote.
+   */
+  static beginWith(context: OperationContext, mode: number | null, path: WorkspacePath, fill: (fd: number) => number): StagedFile {
     context.staging.ready();
     // Created with the wanted mode, so the umask is the only reason for a chmod: the staging
     // directory is owner-only, so no mode of a temporary is ever within another user's reach.
     const { fd, stagingFd, name } = createTemporary(context, path, mode ?? 0o666);
     let status: Stats | undefined;
+    let size: number;
     try {
       status = fstatSync(fd);
       if (mode !== null && (status.mode & MODE_BITS) !== mode) fchmodSync(fd, mode);
-      writeAll(fd, bytes);
+      size = fill(fd);
     } catch (error) {
       if (status !== undefined) removeIfSame(context.paths.named(stagingFd, name), status);
       closeSync(fd);
@@ -57,7 +66,7 @@ export class StagedFile {
       () => undefined,
       (error: unknown) => error ?? new Error('fsync failed'),
     );
-    return new StagedFile(context, stagingFd, name, fd, status, bytes.length, flushing);
+    return new StagedFile(context, stagingFd, name, fd, status, size, flushing);
   }
 
   /** Waits until every byte and the mode are on stable storage; fails as the host failed the flush. */

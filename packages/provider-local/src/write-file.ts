@@ -16,7 +16,7 @@ import { DirectoryFlush } from './directory-flush.js';
 // Permission and sticky bits carry over; setuid and setgid do not. The new inode belongs to this
 // process, not to the old owner, and holds new bytes: restoring them would mint a set-id program of
 // the provider's user with the caller's content (the kernel drops them on a write for the same reason).
-const KEPT_MODE_BITS = 0o1777;
+export const KEPT_MODE_BITS = 0o1777;
 
 /**
  * Replaces or creates a whole file inside its pinned parent. The bytes are first written and
@@ -30,11 +30,24 @@ const KEPT_MODE_BITS = 0o1777;
  * true at the rename itself (the temporary's name, what the target's name holds) is checked once
  * the flush is over, just before the rename.
  */
-export async function writeFile(
+export function writeFile(
   context: OperationContext,
   path: WorkspacePath,
   bytes: Uint8Array,
   options: WriteFileOptions,
+): Promise<{ readonly created: boolean }> {
+  return writeStaged(context, path, options, (mode) => StagedFile.begin(context, bytes, mode, path));
+}
+
+/**
+ * `writeFile` for content that `stage` writes into a temporary of its own (a copy streams its
+ * source there); `stage` gets the mode bits of the file about to be replaced, or null.
+ */
+export async function writeStaged(
+  context: OperationContext,
+  path: WorkspacePath,
+  options: WriteFileOptions,
+  stage: (mode: number | null) => StagedFile,
 ): Promise<{ readonly created: boolean }> {
   const segments = pathSegments(path);
   if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
@@ -44,7 +57,7 @@ export async function writeFile(
     const target = context.paths.named(directory.fd, baseName(path));
     const current = await settledEntry(target, path);
     checkTarget(current, path, options);
-    const staged = StagedFile.begin(context, bytes, current === null ? null : current.mode & KEPT_MODE_BITS, path);
+    const staged = stage(current === null ? null : current.mode & KEPT_MODE_BITS);
     try {
       await publish(context, directory, path, staged, current !== null, options, effect);
     } finally {

@@ -41,6 +41,7 @@ describe('search_files on real disk', () => {
         count: 2,
         truncated: false,
         files_searched: 2,
+        stopped: null,
       },
     });
     expect(JSON.stringify(outcome)).not.toContain(sandbox.base);

@@ -8,6 +8,8 @@ import {
   type WorkspacePath,
 } from '@libos/core';
 import { memfs, type IFs } from 'memfs';
+import { appendFile } from './append-file.js';
+import { copyFile } from './copy-file.js';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
 import { renameFile } from './rename-file.js';
@@ -15,6 +17,7 @@ import { listDirectory, statPath } from './list-directory.js';
 import { mapMemfsError } from './map-memfs-error.js';
 import { NEW_DIRECTORY_MODE, makeDirectory } from './make-directory.js';
 import { readFile } from './read-file.js';
+import { readFileRange } from './read-file-range.js';
 import type { Workspace } from './resolve-path.js';
 import { seedVolume } from './seed-volume.js';
 import { writeFile } from './write-file.js';
@@ -78,6 +81,9 @@ export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSys
     deleteFile: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteFile(open, path, deleteOptions)),
     deleteDirectory: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteDirectory(open, path, deleteOptions)),
     rename: (from, to, renameOptions) => run(from, renameOptions, (open) => renameFile(open, from, to, renameOptions)),
+    appendFile: (path, bytes, appendOptions) => run(path, appendOptions, (open) => appendFile(open, path, bytes, appendOptions)),
+    copyFile: (from, to, copyOptions) => run(from, copyOptions, (open) => copyFile(open, from, to, copyOptions)),
+    readFileRange: (path, rangeOptions) => run(path, rangeOptions, (open) => readFileRange(open, path, rangeOptions)),
     close: () => gate.close(),
   };
 }

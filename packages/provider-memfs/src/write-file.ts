@@ -34,7 +34,7 @@ export function writeFile(workspace: Workspace, path: WorkspacePath, bytes: Uint
       writeNewFile(workspace.fs, resolved.volumePath, bytes, NEW_FILE_MODE);
       return { created: true };
     }
-    replaceFile(workspace.fs, resolved.volumePath, bytes, leaf);
+    replaceFile(workspace.fs, resolved.volumePath, bytes, Number(leaf.mode) & 0o7777);
     return { created: false };
   } catch (error) {
     throw mapMemfsError(error, path, 'write', changed ? 'unknown' : 'none');
@@ -69,7 +69,7 @@ function checkExpectedHash(fs: IFs, path: WorkspacePath, volumePath: string, lea
 }
 
 /** Exclusive creation: a name that exists (a file, a directory, even a dangling link) is EEXIST. */
-function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: number): void {
+export function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: number): void {
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   const fd = fs.openSync(volumePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
   try {
@@ -87,15 +87,15 @@ function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: numb
 }
 
 /**
- * Temp file in the same directory, old mode, then unlink + rename: unlinking first keeps memfs's
- * nlink and child counts right, which a rename onto an existing name does not (memfs.md section 2).
+ * Temp file in the same directory with permission bits `mode`, then unlink + rename: unlinking first
+ * keeps memfs's nlink and child counts right, which a rename onto an existing name does not (memfs.md section 2).
  */
-function replaceFile(fs: IFs, volumePath: string, bytes: Uint8Array, old: MemfsStats): void {
+export function replaceFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: number): void {
   const { temp, fd } = createTempFile(fs, volumePath.slice(0, volumePath.lastIndexOf('/')));
   try {
     try {
       writeAll(fs, fd, bytes);
-      fs.fchmodSync(fd, Number(old.mode) & 0o7777);
+      fs.fchmodSync(fd, mode);
     } finally {
       fs.closeSync(fd);
     }
@@ -122,7 +122,8 @@ function createTempFile(fs: IFs, directory: string): { temp: string; fd: number 
   }
 }
 
-function writeAll(fs: IFs, fd: number, bytes: Uint8Array): void {
+/** Writes every byte at the fd's own position, looping over short writes. */
+export function writeAll(fs: IFs, fd: number, bytes: Uint8Array): void {
   let written = 0;
   while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, written);
 }

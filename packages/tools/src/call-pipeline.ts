@@ -1,4 +1,16 @@
-import { LibosError, resolveWorkspacePath, type Authority, type Bounds, type CallResult, type FileSystemProviderV1, type Permit } from '@libos/core';
+import {
+  LibosError,
+  resolveWorkspacePath,
+  type AuditCall,
+  type AuditCallerContext,
+  type AuditDecision,
+  type AuditSession,
+  type Authority,
+  type Bounds,
+  type CallResult,
+  type FileSystemProviderV1,
+  type Permit,
+} from '@libos/core';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
@@ -28,6 +40,8 @@ export interface CallEnvironment {
   readonly authority: Authority;
   readonly memory: ObjectMemory;
   readonly bounds: Bounds;
+  /** Where every call is recorded (`createRuntime({ audit })`). */
+  readonly audit?: AuditSession;
   isClosed(): boolean;
 }
 
@@ -35,6 +49,8 @@ export interface CallEnvironment {
 export interface CallOptions {
   /** Aborts a pending approval when the caller gives up on the call. */
   readonly signal?: AbortSignal;
+  /** Who made the call (the MCP session and client), for its audit record. */
+  readonly caller?: AuditCallerContext;
 }
 
 /**
@@ -49,13 +65,23 @@ export async function runCall(
   args: unknown,
   options: CallOptions = {},
 ): Promise<CallResult> {
+  // Opened before any check, so that every outcome has its record, and awaited before the answer.
+  const audit = environment.audit?.begin({
+    process: state.id,
+    tool: name,
+    arguments: args,
+    ...(options.caller === undefined ? {} : { caller: options.caller }),
+  });
+  let result: CallResult;
   try {
-    return { ok: true, result: await execute(environment, state, name, args, options) };
+    result = { ok: true, result: await execute(environment, state, name, args, options, audit) };
   } catch (error) {
     const failure = boundedFailure(toLibosError(error).toFailure(), environment.bounds);
     // Always present, `{}` when the tool gave none, as every app prints it: callers never branch on it.
-    return { ok: false, error: { ...failure, details: failure.details ?? {} } };
+    result = { ok: false, error: { ...failure, details: failure.details ?? {} } };
   }
+  if (audit !== undefined) await audit.finish(result);
+  return result;
 }
 
 async function execute(
@@ -64,6 +90,7 @@ async function execute(
   name: string,
   args: unknown,
   options: CallOptions,
+  audit: AuditCall | undefined,
 ): Promise<Record<string, unknown>> {
   const { bounds } = environment;
   const measure = measureJson(args, bounds.arguments_max_bytes);
@@ -100,7 +127,7 @@ async function execute(
     output = (await tool.definition.execute(
       input,
       // Only arguments too deep for JSON.stringify lack the text, and no tool's schema accepts those.
-      createContext(environment, state, tool.definition.name, measure.json ?? '', options, permits),
+      createContext(environment, state, tool.definition.name, measure.json ?? '', options, permits, audit),
     )) as Record<string, unknown>;
   } finally {
     // Uses a shared ledger took for this call go back unless the call reached its probe (spend()).
@@ -121,11 +148,12 @@ function createContext(
   argumentsJson: string,
   options: CallOptions,
   permits: Permit[],
+  audit: AuditCall | undefined,
 ): ToolContext {
   let argumentsSha256: string | undefined;
   const context: ToolContext = {
     process: state,
-    provider: environment.provider,
+    provider: audit === undefined ? environment.provider : audit.watch(environment.provider),
     authority: environment.authority,
     memory: environment.memory,
     bounds: environment.bounds,
@@ -136,9 +164,12 @@ function createContext(
     },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     resolvePath(input) {
-      return resolveWorkspacePath(state.cwd, input);
+      const path = resolveWorkspacePath(state.cwd, input);
+      audit?.notePath(path);
+      return path;
     },
     async authorize(request) {
+      audit?.notePath(request.path);
       const permit = await environment.authority.authorize({
         tool: toolName,
         right: request.right,
@@ -151,6 +182,7 @@ function createContext(
         ...(request.content === undefined ? {} : { content: request.content }),
         ...(request.prepareContent === undefined ? {} : { prepareContent: request.prepareContent }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(audit === undefined ? {} : { onDecision: (decision: AuditDecision) => audit.noteDecision(decision) }),
       });
       permits.push(permit);
       return permit;

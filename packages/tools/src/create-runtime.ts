@@ -3,6 +3,7 @@ import {
   ROOT_PATH,
   parseConfig,
   type Approver,
+  type AuditTrail,
   type Bounds,
   type ConfigInput,
   type FileSystemProviderV1,
@@ -42,6 +43,11 @@ export interface RuntimeOptions<Tools extends ToolList = typeof BUILTIN_TOOLS> {
    * runtime closes it in `close()`.
    */
   readonly objectStore?: ObjectStoreV1;
+  /**
+   * Records every call, whatever its outcome, with its decision and effects (`createFileAuditLog`
+   * from `@libos/audit`); the runtime opens one session in it and ends that session in `close()`.
+   */
+  readonly audit?: AuditTrail;
 }
 
 /** One provider, one authority policy and the bounds, serving processes. */
@@ -106,6 +112,7 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     ...(options.approver === undefined ? {} : { approver: options.approver }),
   });
   const { registered, tools } = registerTools(options.tools ?? BUILTIN_TOOLS, config.bounds, BUILTIN_SET);
+  const audit = options.audit === undefined ? undefined : await options.audit.openSession({ provider: provider.name });
   let closed = false;
   let closing: Promise<void> | undefined;
   const environment: CallEnvironment = {
@@ -116,6 +123,7 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     authority,
     memory,
     bounds: config.bounds,
+    ...(audit === undefined ? {} : { audit }),
     isClosed: () => closed,
   };
 
@@ -136,9 +144,10 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     spawn,
     close() {
       closed = true;
-      closing ??= Promise.allSettled([provider.close(), memory.close()]).then(([providerClosed, memoryClosed]) => {
+      closing ??= Promise.allSettled([provider.close(), memory.close(), audit?.end()]).then(([providerClosed, memoryClosed, auditEnded]) => {
         if (providerClosed.status === 'rejected') throw providerClosed.reason;
         if (memoryClosed.status === 'rejected') throw memoryClosed.reason;
+        if (auditEnded?.status === 'rejected') throw auditEnded.reason;
       });
       return closing;
     },

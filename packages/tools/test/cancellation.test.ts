@@ -67,7 +67,9 @@ describe('cancellation', () => {
       seen.clear();
       const outcome = await process.call(tool as never, args as never, { signal });
       expect(outcome.ok, `${tool}: ${JSON.stringify(outcome)}`).toBe(true);
-      expect(seen.get(method), `${tool} → ${method}`).toBe(signal);
+      // A search hands over its walk's own signal, which its deadline aborts as well as the caller's.
+      if (tool === 'search_files') expect(seen.get(method), `${tool} → ${method}`).toBeInstanceOf(AbortSignal);
+      else expect(seen.get(method), `${tool} → ${method}`).toBe(signal);
     }
     await fixtures.writeFile('f.txt', 'x');
     seen.delete('readFile');
@@ -88,6 +90,20 @@ describe('cancellation', () => {
     expect(outcome).toMatchObject({
       ok: false,
       error: { code: 'provider_failure', effect: 'none', details: { path: 'f.txt', reason: 'cancelled' } },
+    });
+  });
+
+  it('stops a search waiting on a slow provider once the call is cancelled', async () => {
+    const { provider, fixtures, entered } = slowProvider('readFile');
+    await fixtures.writeFile('d/f.txt', 'x');
+    const runtime = await createRuntime({ provider });
+    const controller = new AbortController();
+    const pending = runtime.spawn().call('search_files', { path: 'd', query: 'x' }, { signal: controller.signal });
+    await entered;
+    controller.abort();
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: { code: 'provider_failure', effect: 'none', details: { path: 'd', reason: 'cancelled' } },
     });
   });
 

@@ -56,6 +56,7 @@ describe('search_files and authority', () => {
       count: 2,
       truncated: false,
       files_searched: 2,
+      stopped: null,
     });
     // An ask subtree is skipped, never put to the approver.
     expect(seen).toEqual([]);

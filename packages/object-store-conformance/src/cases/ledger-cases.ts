@@ -86,7 +86,7 @@ export const ledgerCases: readonly StoreCase[] = [
       expect(granted.filter(Boolean)).toHaveLength(3);
       expect(await other.spentUses('policy:p/grant:3/k')).toBe(3);
     },
-    ['shared', 'another'],
+    { capabilities: ['shared'], fixtures: ['openAnother'] },
   ),
   defineStoreCase(group, 'a refund gives uses back, never below 0', async ({ store }) => {
     expect(await store.spendUses('policy:p/grant:4/k', 2, 2)).toBe(true);

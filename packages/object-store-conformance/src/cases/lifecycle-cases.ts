@@ -16,8 +16,8 @@ export const lifecycleCases: readonly StoreCase[] = [
     await store.declareNamespace('n');
     await store.close();
     await store.close();
-    await expectError(store.hasNamespace('n'), 'provider_failure', 'any');
-    await expectError(store.spendUses('k', 1, 1), 'provider_failure', 'any');
+    await expectError(() => store.hasNamespace('n'), 'provider_failure', 'any');
+    await expectError(() => store.spendUses('k', 1, 1), 'provider_failure', 'any');
   }),
   defineStoreCase(
     group,
@@ -31,7 +31,7 @@ export const lifecycleCases: readonly StoreCase[] = [
       expect(await other.listNamespaces()).toEqual(['shared']);
       expect(await other.usage()).toMatchObject({ objects: 1 });
     },
-    ['shared', 'another'],
+    { capabilities: ['shared'], fixtures: ['openAnother'] },
   ),
   defineStoreCase(
     group,
@@ -46,7 +46,7 @@ export const lifecycleCases: readonly StoreCase[] = [
       expect((await reopened.get('shared', 'kept'))?.oid).toBe(created.oid);
       expect(await reopened.spentUses('policy:p/grant:0/k')).toBe(2);
     },
-    ['durable', 'another'],
+    { capabilities: ['durable'], fixtures: ['openAnother'] },
   ),
   defineStoreCase(
     group,
@@ -64,6 +64,6 @@ export const lifecycleCases: readonly StoreCase[] = [
       expect(await other.get('process:pid_00000000000000cc', 'scratch')).toBeUndefined();
       expect(await other.listNames('shared')).toEqual(['kept']);
     },
-    ['leaseMs', 'another'],
+    { capabilities: ['leaseMs'], fixtures: ['openAnother'] },
   ),
 ];

@@ -14,7 +14,7 @@ export const memoryCases: readonly StoreCase[] = [
     // {"content":"..."} is 14 bytes around the text.
     await objects.create({ namespace: 'n', name: 'fits', type: 'artifact', payload: { content: 'x'.repeat(86) }, createdBy: pid });
     await expectError(
-      objects.create({ namespace: 'n', name: 'over', type: 'artifact', payload: { content: 'x'.repeat(87) }, createdBy: pid }),
+      () => objects.create({ namespace: 'n', name: 'over', type: 'artifact', payload: { content: 'x'.repeat(87) }, createdBy: pid }),
       'too_large',
     );
     expect(await store.listNames('n')).toEqual(['fits']);
@@ -45,7 +45,7 @@ export const memoryCases: readonly StoreCase[] = [
   defineStoreCase(group, 'quota_exceeded comes through Object Memory with effect none', async ({ memory, expectError }) => {
     const objects = await memory({ namespaces: ['n'], maxObjectsCount: 1 });
     await objects.create({ namespace: 'n', name: 'a', type: 'artifact', payload: 1, createdBy: pid });
-    await expectError(objects.create({ namespace: 'n', name: 'b', type: 'artifact', payload: 1, createdBy: pid }), 'quota_exceeded');
+    await expectError(() => objects.create({ namespace: 'n', name: 'b', type: 'artifact', payload: 1, createdBy: pid }), 'quota_exceeded');
   }),
   defineStoreCase(group, 'a checkpoint of the store restores the same Objects into a fresh memory', async ({ store, memory, temporaryDirectory }) => {
     const objects = await memory({ namespaces: ['shared', 'team/notes'] });
@@ -87,6 +87,6 @@ export const memoryCases: readonly StoreCase[] = [
       expect(await other.hasNamespace(own)).toBe(false);
       expect(await other.listNames('shared')).toEqual(['kept']);
     },
-    ['shared', 'another'],
+    { capabilities: ['shared'], fixtures: ['openAnother'] },
   ),
 ];

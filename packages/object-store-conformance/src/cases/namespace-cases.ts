@@ -50,7 +50,7 @@ export const namespaceCases: readonly StoreCase[] = [
     group,
     'a create in a namespace that does not exist is namespace_not_found and stores nothing',
     async ({ store, object, create, expectError }) => {
-      await expectError(create(object('nowhere', 'x')), 'namespace_not_found');
+      await expectError(() => create(object('nowhere', 'x')), 'namespace_not_found');
       expect(await store.hasNamespace('nowhere')).toBe(false);
       expect(await store.usage()).toEqual({ objects: 0, bytes: 0 });
     },
@@ -71,7 +71,7 @@ export const namespaceCases: readonly StoreCase[] = [
       expect(await store.get('process:pid_0000000000000001', 'a')).toBeUndefined();
       expect(await store.getByOid(mine[0]!.oid)).toBeUndefined();
       expect(await store.listNames('process:pid_0000000000000001')).toEqual([]);
-      await expectError(create(object('process:pid_0000000000000001', 'c')), 'namespace_not_found');
+      await expectError(() => create(object('process:pid_0000000000000001', 'c')), 'namespace_not_found');
       expect((await store.get('shared', 'a'))?.oid).toBe(kept.oid);
       await store.declareNamespace('process:pid_0000000000000001', { process: true });
       expect(await store.listNames('process:pid_0000000000000001')).toEqual([]);

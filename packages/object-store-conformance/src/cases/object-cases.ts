@@ -59,7 +59,7 @@ export const objectCases: readonly StoreCase[] = [
     await store.declareNamespace('n');
     const first = object('n', 'report', { payload: 'v1' });
     await create(first);
-    const failure = await expectError(create(object('n', 'report', { payload: 'v2', type: 'summary' })), 'name_taken');
+    const failure = await expectError(() => create(object('n', 'report', { payload: 'v2', type: 'summary' })), 'name_taken');
     expect(failure.details).toMatchObject({ namespace: 'n', name: 'report' });
     expectSameObject(await store.get('n', 'report'), first);
     expect(await store.listNames('n')).toEqual(['report']);

@@ -35,7 +35,7 @@ export const quotaCases: readonly StoreCase[] = [
         expect(await store.usage()).toEqual({ objects: before.objects + 1, bytes: before.bytes + payloadByteLength(next) });
         return;
       }
-      const failure = await expectError(create(candidate, quota), 'quota_exceeded');
+      const failure = await expectError(() => create(candidate, quota), 'quota_exceeded');
       expect(failure.details).toMatchObject({ quota: expected });
       expect(await store.usage()).toEqual(before);
       expect(await store.get('b', 'next')).toBeUndefined();
@@ -63,8 +63,8 @@ export const quotaCases: readonly StoreCase[] = [
   defineStoreCase(group, 'namespace_not_found and name_taken are decided before the quota', async ({ store, object, create, expectError }) => {
     await store.declareNamespace('n');
     await create(object('n', 'a'));
-    await expectError(create(object('n', 'a'), { maxObjectsCount: 1 }), 'name_taken');
-    await expectError(create(object('missing', 'b'), { maxObjectsCount: 1 }), 'namespace_not_found');
-    await expectError(create(object('n', 'b'), { maxObjectsCount: 1 }), 'quota_exceeded');
+    await expectError(() => create(object('n', 'a'), { maxObjectsCount: 1 }), 'name_taken');
+    await expectError(() => create(object('missing', 'b'), { maxObjectsCount: 1 }), 'namespace_not_found');
+    await expectError(() => create(object('n', 'b'), { maxObjectsCount: 1 }), 'quota_exceeded');
   }),
 ];

@@ -25,7 +25,7 @@ export const raceCases: readonly StoreCase[] = [
     group,
     'of 40 concurrent creators of one name on two store instances exactly one wins',
     (context) => racingCreators(context, 40, true),
-    ['shared', 'another'],
+    { capabilities: ['shared'], fixtures: ['openAnother'] },
   ),
   defineStoreCase(group, 'concurrent creators cannot pass the count quota together', async ({ store, object, create }) => {
     await store.declareNamespace('n');

@@ -41,10 +41,20 @@ export function createAuthority(options: AuthorityOptions): Authority {
 
   return {
     async authorize(request) {
-      if (policy === undefined) return free;
+      if (policy === undefined) {
+        request.onDecision?.({ outcome: 'allowed', rule: null });
+        return free;
+      }
       const decision = await policy.decide(request);
-      if (decision.ask) await requestApproval(approver, request, approvalTimeoutMs);
-      return decision.permit();
+      const { rule } = decision;
+      if (decision.ask)
+        await requestApproval(approver, request, approvalTimeoutMs, (approval) => request.onDecision?.({ outcome: 'asked', rule, approval }));
+      else request.onDecision?.({ outcome: 'allowed', rule });
+      return decision.permit().catch((error: unknown) => {
+        // A shared ledger can run out between the check and the reservation.
+        request.onDecision?.({ outcome: 'denied', rule });
+        throw error;
+      });
     },
     authorizeNamespace: createNamespaceCheck(config.namespaces),
     labelOf,

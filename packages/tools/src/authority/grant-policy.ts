@@ -8,6 +8,8 @@ import { createUsesLedger } from './uses-ledger.js';
 export interface GrantDecision {
   /** True when an `ask` grant decided, so the approver must agree first. */
   readonly ask: boolean;
+  /** The grant that decided (the first `ask` grant when one did), for the audit record. */
+  readonly rule: Grant;
   /**
    * The call's permit, made after any approval. With the local ledger, `spend()` spends the
    * deciding grants' uses; with a shared ledger the uses are taken here, atomically in the store
@@ -45,11 +47,17 @@ export function createGrantPolicy(grants: readonly Grant[], shared?: SharedUsesL
   return {
     async decide(request) {
       const found = decidingFor(request.right, request.path, request.target);
-      if (found === undefined) throw deniedError(request.right, request.path);
+      const denied = (rule: Grant | null) => {
+        request.onDecision?.({ outcome: 'denied', rule });
+        return deniedError(request.right, request.path);
+      };
+      if (found === undefined)
+        throw denied(matcher.matching(request.right, request.path, request.target).find((entry) => entry.grant.mode === 'deny')?.grant ?? null);
       const { ask, deciding } = found;
+      const rule = deciding[0]!.grant;
       // Checked now too, so the approver is never asked about a call that could not spend a use.
-      if (limited && shared === undefined && !ledger.available(deciding)) throw deniedError(request.right, request.path);
-      if (limited && shared !== undefined && !(await shared.available(deciding))) throw deniedError(request.right, request.path);
+      if (limited && shared === undefined && !ledger.available(deciding)) throw denied(rule);
+      if (limited && shared !== undefined && !(await shared.available(deciding))) throw denied(rule);
       const ids = new Set(deciding.map((entry) => entry.id));
       // Below an authorized root, an ask grant counts as approved and a limited grant as spent only
       // when it is one this very call was decided by; anything else would need its own approval or use.
@@ -59,9 +67,9 @@ export function createGrantPolicy(grants: readonly Grant[], shared?: SharedUsesL
         if (other.ask) return other.deciding.every((entry) => ids.has(entry.id));
         return other.deciding.some((entry) => entry.grant.uses === undefined || ids.has(entry.id));
       };
-      if (!limited) return { ask, permit: async () => ({ spend() {}, covers }) };
-      if (shared === undefined) return { ask, permit: async () => spendOnce(deciding, ledger.spend, request, covers) };
-      return { ask, permit: () => reserved(shared, deciding, request, covers) };
+      if (!limited) return { ask, rule, permit: async () => ({ spend() {}, covers }) };
+      if (shared === undefined) return { ask, rule, permit: async () => spendOnce(deciding, ledger.spend, request, covers) };
+      return { ask, rule, permit: () => reserved(shared, deciding, request, covers) };
     },
   };
 }

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { escapeForDisplay, type AccessRequest, type ApprovalContent, type ApprovalDecision, type ApprovalRequest, type Approver } from '@libos/core';
+import {
+  escapeForDisplay,
+  type AccessRequest,
+  type AuditApproval,
+  type ApprovalContent,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Approver,
+} from '@libos/core';
 import { approvalPreview, approvalTextPreview } from './approval-preview.js';
 import { approvalRejectedError, approvalRequiredError } from './authority-errors.js';
 
@@ -40,12 +48,23 @@ function approvalSentence(fields: Omit<ApprovalRequest, 'message'>, path: string
  * Resolves only on `approve`. No approver, `unavailable`, an unknown answer, a thrown approver, an
  * aborted call or a timeout give `approval_required`; `reject` gives `approval_rejected`.
  */
-export async function requestApproval(approver: Approver | undefined, request: AccessRequest, timeoutMs: number | undefined): Promise<void> {
-  const required = () => approvalRequiredError(request.right, request.path);
+export async function requestApproval(
+  approver: Approver | undefined,
+  request: AccessRequest,
+  timeoutMs: number | undefined,
+  onAnswer: (approval: AuditApproval) => void = () => {},
+): Promise<void> {
+  let shown: string | null = null;
+  const required = () => {
+    onAnswer({ answer: 'unanswered', shown_sha256: shown });
+    return approvalRequiredError(request.right, request.path);
+  };
   if (approver === undefined || request.signal?.aborted) throw required();
   // Only now, with someone to ask, may an edit read the file to show what it would change.
   const content = request.content ?? (await request.prepareContent?.());
   if (request.signal?.aborted) throw required();
+  const approval = approvalRequestOf(request, content);
+  shown = createHash('sha256').update(approval.message).digest('hex');
   // A referenced timer, unlike AbortSignal.timeout: a process waiting only on an approver must stay
   // alive until the timeout answers the call, not exit with the call unsettled.
   const timeout = timeoutMs === undefined ? undefined : new AbortController();
@@ -54,13 +73,19 @@ export async function requestApproval(approver: Approver | undefined, request: A
   const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
   let decision: ApprovalDecision | 'none';
   try {
-    decision = await decide(approver, approvalRequestOf(request, content), signal);
+    decision = await decide(approver, approval, signal);
   } finally {
     clearTimeout(timer);
   }
   // An answer that arrives after the call was abandoned approves nothing.
-  if (decision === 'approve' && signal?.aborted !== true) return;
-  if (decision === 'reject') throw approvalRejectedError(request.right, request.path);
+  if (decision === 'approve' && signal?.aborted !== true) {
+    onAnswer({ answer: 'approved', shown_sha256: shown });
+    return;
+  }
+  if (decision === 'reject') {
+    onAnswer({ answer: 'rejected', shown_sha256: shown });
+    throw approvalRejectedError(request.right, request.path);
+  }
   throw required();
 }
 

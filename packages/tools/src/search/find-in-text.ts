@@ -1,5 +1,3 @@
-import type { LineMatcher } from './line-matcher.js';
-
 /** The longest line text a match carries, in code points. */
 export const MATCH_TEXT_MAX_CODE_POINTS = 500;
 
@@ -11,32 +9,20 @@ export interface LineMatch {
 }
 
 /**
- * Calls `emit` for each line of `text` that matches, in order, at most once per line (at its first
- * match); stops as soon as `emit` returns false. Lines end at `\n`; a `\r` before it is not part of
- * the line. A literal is found with indexOf over the whole text, skipping the lines between.
+ * Calls `emit` for each line of `text` that holds `literal`, in order, at most once per line (at
+ * its first occurrence); stops as soon as `emit` returns false. Lines end at `\n`; a `\r` before it
+ * is not part of the line. The literal is found with indexOf over the whole text, skipping the
+ * lines between. (Patterns run on a thread of their own: see regex-worker.ts.)
  */
-export function findInText(
-  text: string,
-  query: { readonly literal?: string; readonly matcher: LineMatcher },
-  emit: (match: LineMatch) => boolean,
-): void {
+export function findLiteralLines(text: string, literal: string, emit: (match: LineMatch) => boolean): void {
   if (text.length === 0) return;
-  if (query.literal !== undefined) {
-    findLiteral(text, query.literal, emit);
-    return;
-  }
-  let lineNumber = 1;
-  for (let start = 0; start <= text.length; lineNumber++) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
-    const line = stripReturn(text.slice(start, end));
-    // The empty piece after a final newline is not a line.
-    if (newline === -1 && start === text.length && start > 0) return;
-    const at = query.matcher(line);
-    if (at !== -1 && !emit({ line: lineNumber, column: codePointsBefore(line, at) + 1, text: firstCodePoints(line) })) return;
-    if (newline === -1) return;
-    start = newline + 1;
-  }
+  findLiteral(text, literal, emit);
+}
+
+/** The match a worker's hit (line number, line bounds, match start) stands for in `text`. */
+export function matchOfHit(text: string, hit: readonly [line: number, start: number, end: number, at: number]): LineMatch {
+  const line = text.slice(hit[1], hit[2]);
+  return { line: hit[0], column: codePointsBefore(line, hit[3] - hit[1]) + 1, text: firstCodePoints(line) };
 }
 
 function findLiteral(text: string, literal: string, emit: (match: LineMatch) => boolean): void {

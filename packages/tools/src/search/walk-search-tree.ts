@@ -1,5 +1,6 @@
 import { LibosError, isGitAlias, type DirectoryEntry, type Permit, type WorkspacePath } from '@libos/core';
 import type { ToolContext } from '../tool-definition.js';
+import type { WalkClock } from './walk-clock.js';
 
 /** The bounds of one walk. */
 export interface WalkLimits {
@@ -33,6 +34,7 @@ export async function walkSearchTree(
   root: WorkspacePath,
   permit: Permit,
   limits: WalkLimits,
+  clock: WalkClock,
   visit: (file: WalkedFile) => Promise<boolean>,
 ): Promise<boolean> {
   let entriesLeft = limits.maxEntries;
@@ -41,7 +43,7 @@ export async function walkSearchTree(
   const list = async (directory: WorkspacePath): Promise<readonly DirectoryEntry[]> => {
     // One more than the budget, so a directory that ends exactly at the budget is not called cut.
     const limit = Math.max(1, Math.min(context.bounds.list_limit_max, entriesLeft + 1));
-    const listing = await context.provider.listDirectory(directory, { limit, signal: context.signal });
+    const listing = await clock.race(context.provider.listDirectory(directory, { limit, signal: clock.signal }));
     const entries = listing.entries.slice(0, entriesLeft);
     entriesLeft -= entries.length;
     if (listing.truncated || entries.length < listing.entries.length) cut = true;
@@ -52,6 +54,7 @@ export async function walkSearchTree(
   // symlink_refused) are the call's answer.
   const stack: { entries: readonly DirectoryEntry[]; next: number }[] = [{ entries: await list(root), next: 0 }];
   while (stack.length > 0) {
+    await clock.breathe();
     const frame = stack[stack.length - 1]!;
     const entry = frame.entries[frame.next++];
     if (entry === undefined) {

@@ -1,15 +1,21 @@
 import { Buffer } from 'node:buffer';
-import { LibosError } from '@libos/core';
+import { type Bounds, LibosError, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
-import { resolveEncoding } from '../encodings/index.js';
-import { findInText, type LineMatch } from '../search/find-in-text.js';
+import { resolveEncoding, type TextCodec } from '../encodings/index.js';
+import type { GlobFilter } from '../search/compile-glob.js';
+import type { LineMatch } from '../search/find-in-text.js';
 import { literalPrefilter } from '../search/literal-prefilter.js';
+import { createTextSearcher, type TextSearcher } from '../search/text-searcher.js';
+import { DEADLINE_PASSED, startWalkClock, type WalkClock } from '../search/walk-clock.js';
 import { passBy, walkSearchTree } from '../search/walk-search-tree.js';
-import { defineTool } from '../tool-definition.js';
+import { defineTool, type ToolContext } from '../tool-definition.js';
 import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
 
 /** The longest `query` or `glob`, in UTF-16 units: enough for any real pattern, bounded for RE2's compiler. */
 const PATTERN_MAX_LENGTH = 4096;
+
+const DEADLINE_DEFAULT_MS = 10_000;
+const DEADLINE_MAX_MS = 60_000;
 
 /** How many entries the walk may list per file it may read: directories and skipped names cost too. */
 const ENTRIES_PER_FILE = 4;
@@ -20,6 +26,30 @@ const matchSchema = z.strictObject({
   column: z.number().int().min(1).describe('1-based, in code points.'),
   text: z.string().describe('The matching line, at most 500 code points, without its line ending.'),
 });
+
+const inputSchema = (bounds: Bounds) =>
+  z.strictObject({
+    path: pathField('The directory to search in.'),
+    query: z.string().min(1).max(PATTERN_MAX_LENGTH).describe('The text (or, with regex, the RE2 pattern) to find.'),
+    regex: z.boolean().default(false).describe('Treat query as an RE2 regular expression (default false: a literal).'),
+    case_sensitive: z.boolean().default(true).describe('Match letter case exactly (default true).'),
+    glob: z.string().min(1).max(PATTERN_MAX_LENGTH).optional().describe('Only files whose name (or, with a /, path below path) matches.'),
+    encoding: encodingField,
+    max_results: boundedIntegerField(100, bounds.search_results_max, `Most matches to return (default 100, at most ${bounds.search_results_max}).`),
+    max_files: boundedIntegerField(1000, bounds.search_files_max, `Most files to read (default 1000, at most ${bounds.search_files_max}).`),
+    deadline_ms: boundedIntegerField(
+      DEADLINE_DEFAULT_MS,
+      DEADLINE_MAX_MS,
+      `Wall-clock milliseconds the search may take (default ${DEADLINE_DEFAULT_MS}, at most ${DEADLINE_MAX_MS}); at the deadline it answers with what it found.`,
+    ),
+    max_bytes_per_file: boundedIntegerField(
+      bounds.read_max_bytes_default,
+      bounds.read_max_bytes_limit,
+      `Bytes read from the start of each file (default ${bounds.read_max_bytes_default}, at most ${bounds.read_max_bytes_limit}).`,
+    ),
+  });
+
+type SearchInput = z.output<ReturnType<typeof inputSchema>>;
 
 /** `search_files`: finds a literal or an RE2 pattern in the files of a tree the process may read. */
 export const searchFiles = defineTool({
@@ -35,53 +65,69 @@ export const searchFiles = defineTool({
     'are left out without a trace. Each file is read up to `max_bytes_per_file` and decoded with `encoding`; files ' +
     'that do not decode are skipped. `truncated` is true when max_results, max_files or the result size stopped the ' +
     'walk early. Fails with not_found, not_a_directory, symlink_refused or denied for the directory itself.',
-  inputSchema: (bounds) =>
-    z.strictObject({
-      path: pathField('The directory to search in.'),
-      query: z.string().min(1).max(PATTERN_MAX_LENGTH).describe('The text (or, with regex, the RE2 pattern) to find.'),
-      regex: z.boolean().default(false).describe('Treat query as an RE2 regular expression (default false: a literal).'),
-      case_sensitive: z.boolean().default(true).describe('Match letter case exactly (default true).'),
-      glob: z.string().min(1).max(PATTERN_MAX_LENGTH).optional().describe('Only files whose name (or, with a /, path below path) matches.'),
-      encoding: encodingField,
-      max_results: boundedIntegerField(100, bounds.search_results_max, `Most matches to return (default 100, at most ${bounds.search_results_max}).`),
-      max_files: boundedIntegerField(1000, bounds.search_files_max, `Most files to read (default 1000, at most ${bounds.search_files_max}).`),
-      max_bytes_per_file: boundedIntegerField(
-        bounds.read_max_bytes_default,
-        bounds.read_max_bytes_limit,
-        `Bytes read from the start of each file (default ${bounds.read_max_bytes_default}, at most ${bounds.read_max_bytes_limit}).`,
-      ),
-    }),
+  inputSchema,
   outputSchema: z.strictObject({
     path: identityField,
     matches: z.array(matchSchema),
     count: z.number().int().min(0),
     truncated: z.boolean().describe('True when a bound stopped the walk before the whole tree was searched.'),
     files_searched: z.number().int().min(0).describe('Files read and searched.'),
+    stopped: z
+      .enum(['max_results', 'max_files', 'result_bytes', 'deadline'])
+      .nullable()
+      .describe('What ended the walk early, or null when it was complete.'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
     const codec = resolveEncoding(input.encoding);
-    // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first search, not by every start.
-    const [{ createLineMatcher }, { compileGlob }] = await Promise.all([import('../search/line-matcher.js'), import('../search/compile-glob.js')]);
-    const matcher = createLineMatcher(input.query, { regex: input.regex, caseSensitive: input.case_sensitive });
-    if (matcher === undefined) throw invalidPattern('query', 'is not a valid RE2 regular expression');
+    // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first glob, not by every start.
+    const { compileGlob } = await import('../search/compile-glob.js');
     const glob = input.glob === undefined ? undefined : compileGlob(input.glob);
     if (glob === undefined && input.glob !== undefined) throw invalidPattern('glob', 'is not a valid glob');
     const root = context.resolvePath(input.path);
-    const permit = await context.authorize({ right: 'read', path: root, target: 'directory' });
-    permit.spend();
+    const clock = startWalkClock(input.deadline_ms, context.signal, root);
+    try {
+      const searcher = await createTextSearcher(input.query, { regex: input.regex, caseSensitive: input.case_sensitive }, clock).catch(
+        (error: unknown) => {
+          // Compiling is bounded by the deadline too; one that cannot finish in it is refused, not run.
+          if (error === DEADLINE_PASSED) throw invalidPattern('query', 'did not compile within deadline_ms');
+          throw error;
+        },
+      );
+      try {
+        return await search(input, context, root, clock, searcher, codec, glob);
+      } finally {
+        searcher.close();
+      }
+    } finally {
+      clock.dispose();
+    }
+  },
+});
 
-    const matches: (LineMatch & { path: string })[] = [];
-    let filesSearched = 0;
-    let full = false;
-    // Room for the result's other fields; each match is measured as it is added.
-    let bytesLeft =
-      context.bounds.result_max_bytes -
-      Buffer.byteLength(JSON.stringify({ path: root, matches: [], count: 0, truncated: false, files_searched: 0 }), 'utf8') -
-      32;
-    const literal = !input.regex && input.case_sensitive ? input.query : undefined;
-    const mayMatch = literalPrefilter(input.query, { regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
-    const cut = await walkSearchTree(
+async function search(
+  input: SearchInput,
+  context: ToolContext,
+  root: WorkspacePath,
+  clock: WalkClock,
+  searcher: TextSearcher,
+  codec: TextCodec,
+  glob: GlobFilter | undefined,
+) {
+  const permit = await context.authorize({ right: 'read', path: root, target: 'directory' });
+  permit.spend();
+  const matches: (LineMatch & { path: string })[] = [];
+  let filesSearched = 0;
+  let stopped: 'max_results' | 'max_files' | 'result_bytes' | 'deadline' | null = null;
+  // Room for the result's other fields; each match is measured as it is added.
+  let bytesLeft =
+    context.bounds.result_max_bytes -
+    Buffer.byteLength(JSON.stringify({ path: root, matches: [], count: 0, truncated: false, files_searched: 0, stopped: 'result_bytes' }), 'utf8') -
+    32;
+  const mayMatch = literalPrefilter(input.query, { regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
+  let cut: boolean;
+  try {
+    cut = await walkSearchTree(
       context,
       root,
       permit,
@@ -90,8 +136,9 @@ export const searchFiles = defineTool({
         maxEntries: ENTRIES_PER_FILE * input.max_files + context.bounds.list_limit_max,
         wanted: (relative) => glob?.matches(relative) ?? true,
       },
+      clock,
       async ({ path }) => {
-        const read = await passBy(() => context.provider.readFile(path, { maxBytes: input.max_bytes_per_file, signal: context.signal }));
+        const read = await passBy(() => clock.race(context.provider.readFile(path, { maxBytes: input.max_bytes_per_file, signal: clock.signal })));
         if (read === undefined) return true;
         filesSearched++;
         const truncated = read.truncated || read.bytes.length > input.max_bytes_per_file;
@@ -100,23 +147,32 @@ export const searchFiles = defineTool({
         if (mayMatch !== undefined && !mayMatch(bytes)) return true;
         const text = passByDecode(() => codec.decode(bytes, { truncated }));
         if (text === undefined) return true;
-        findInText(text, { ...(literal === undefined ? {} : { literal }), matcher }, (found) => {
+        for (const found of await searcher.find(text, input.max_results - matches.length + 1)) {
+          if (matches.length === input.max_results) {
+            stopped = 'max_results';
+            return false;
+          }
           const match = { path, line: found.line, column: found.column, text: found.text };
           const cost = Buffer.byteLength(JSON.stringify(match), 'utf8') + 1;
-          if (matches.length === input.max_results || cost > bytesLeft) {
-            full = true;
+          if (cost > bytesLeft) {
+            stopped = 'result_bytes';
             return false;
           }
           bytesLeft -= cost;
           matches.push(match);
-          return true;
-        });
-        return !full;
+        }
+        return true;
       },
     );
-    return { path: root, matches, count: matches.length, truncated: cut || full, files_searched: filesSearched };
-  },
-});
+  } catch (error) {
+    if (error !== DEADLINE_PASSED) throw error;
+    cut = true;
+    stopped = 'deadline';
+  }
+  // The walk ended on its own bounds (files or entries) when nothing above stopped it.
+  if (cut && stopped === null) stopped = 'max_files';
+  return { path: root, matches, count: matches.length, truncated: stopped !== null, files_searched: filesSearched, stopped };
+}
 
 function passByDecode(decode: () => string): string | undefined {
   try {

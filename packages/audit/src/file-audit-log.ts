@@ -1,0 +1,174 @@
+import { randomBytes, type KeyObject } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { dirname, basename, join, relative, isAbsolute, resolve } from 'node:path';
+import { LibosError, type AuditSession, type AuditTrail } from '@libos/core';
+import type { AuditEffect, AuditEntry, AuditResult } from './audit-record.js';
+import { argumentsSha256 } from './canonical-hash.js';
+import { toSigningKey } from './checkpoint-signature.js';
+import { openCallRecorder } from './call-recorder.js';
+import { openRecordWriter, type RecordWriter } from './record-writer.js';
+import { takeWriterLock } from './writer-lock.js';
+
+/** Options of `createFileAuditLog`. */
+export interface FileAuditLogOptions {
+  /** The log file (host path); `PATH.checkpoints` and `PATH.lock` sit beside it. */
+  readonly path: string;
+  /** An Ed25519 private key (KeyObject or PEM) that signs every checkpoint. */
+  readonly signingKey?: KeyObject | string;
+  /** Records between checkpoints (default 1000). */
+  readonly checkpointEvery?: number;
+  /** Milliseconds between checkpoints while records arrive (default 10000). */
+  readonly checkpointIntervalMs?: number;
+  /** Milliseconds between flushes to disk (default 1000). */
+  readonly flushIntervalMs?: number;
+  /** Told when a record cannot be written (the call still answers; the log records nothing more). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** An overlay operation a person ran (`apply`, `undo_apply`, `discard`, `rewind`), for its record. */
+export interface OverlayOperation {
+  readonly operation: 'apply' | 'undo_apply' | 'discard' | 'rewind';
+  /** Its arguments (hashed, never written). */
+  readonly arguments?: unknown;
+  /** The canonical paths it named or changed. */
+  readonly paths?: readonly string[];
+  readonly result: AuditResult;
+  readonly effects?: readonly AuditEffect[];
+  readonly durationMs?: number;
+}
+
+/** A session of a file log: the runtime's calls, and the overlay operations a person runs. */
+export interface FileAuditSession extends AuditSession {
+  /** Writes the record of one overlay operation a person ran. */
+  recordOperation(operation: OverlayOperation): Promise<void>;
+}
+
+/** An audit trail in one file, its chain and its checkpoints (docs/audit.md). */
+export interface FileAuditLog extends AuditTrail {
+  readonly path: string;
+  openSession(info: { readonly provider: string; readonly root?: string; readonly session?: string }): Promise<FileAuditSession>;
+  /** Ends the sessions still open, writes a last checkpoint, flushes and frees the file for another writer. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the log at `path` for writing, creating it (0600) or continuing its chain. Throws
+ * `invalid_arguments` when another writer holds it, when the file is not a log, or for a bad key.
+ */
+export async function createFileAuditLog(options: FileAuditLogOptions): Promise<FileAuditLog> {
+  const path = resolve(options.path);
+  let signingKey: KeyObject | undefined;
+  try {
+    signingKey = options.signingKey === undefined ? undefined : toSigningKey(options.signingKey);
+  } catch (error) {
+    throw new LibosError('invalid_arguments', 'The audit signing key is not an Ed25519 private key.', { cause: error });
+  }
+  const lock = takeWriterLock(path);
+  let writer: RecordWriter;
+  try {
+    writer = openRecordWriter(path, signingKey, {
+      checkpointEvery: options.checkpointEvery ?? 1000,
+      checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
+      flushIntervalMs: options.flushIntervalMs ?? 1000,
+    });
+  } catch (error) {
+    lock.release();
+    throw new LibosError('invalid_arguments', error instanceof Error ? error.message : `The audit log ${path} cannot be opened.`, { cause: error });
+  }
+  const open = new Set<FileAuditSession>();
+  let closing: Promise<void> | undefined;
+  let reported = false;
+  const append = (entry: AuditEntry): void => {
+    try {
+      writer.append(entry);
+    } catch (error) {
+      if (!reported) options.onError?.(error);
+      reported = true;
+    }
+  };
+
+  return {
+    path,
+    async openSession(info) {
+      if (closing !== undefined) throw new LibosError('invalid_arguments', `The audit log ${path} is closed.`);
+      if (info.root !== undefined && isInside(path, info.root)) {
+        throw new LibosError('invalid_arguments', `The audit log ${path} lies inside the workspace root; put it outside every root.`);
+      }
+      const id = info.session ?? `ses_${randomBytes(8).toString('hex')}`;
+      const started = performance.now();
+      const marker = (tool: string, durationMs: number): AuditEntry => ({
+        time: new Date().toISOString(),
+        session: id,
+        process: null,
+        client: null,
+        tool,
+        arguments_sha256: null,
+        paths: [],
+        decision: null,
+        result: { ok: true },
+        effects: [],
+        duration_ms: durationMs,
+      });
+      append(marker('session_start', 0));
+      let ended = false;
+      const session: FileAuditSession = {
+        id,
+        begin: (start) => openCallRecorder(id, start, append),
+        async recordOperation(operation) {
+          append({
+            time: new Date().toISOString(),
+            session: id,
+            process: null,
+            client: null,
+            tool: operation.operation,
+            arguments_sha256: operation.arguments === undefined ? null : argumentsSha256(operation.arguments),
+            paths: [...(operation.paths ?? [])],
+            // A person ran it: no grant decides a person's own command.
+            decision: null,
+            result: operation.result.ok ? { ok: true } : { ok: false, code: operation.result.code, effect: operation.result.effect },
+            effects: [...(operation.effects ?? [])],
+            duration_ms: roundMs(operation.durationMs ?? 0),
+          });
+        },
+        async end() {
+          if (ended) return;
+          ended = true;
+          open.delete(session);
+          append(marker('session_end', roundMs(performance.now() - started)));
+        },
+      };
+      open.add(session);
+      return session;
+    },
+    close() {
+      closing ??= (async () => {
+        for (const session of [...open]) await session.end();
+        try {
+          await writer.close();
+        } finally {
+          lock.release();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Milliseconds to the microsecond, so records stay short. */
+export function roundMs(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+// Resolved through links on both sides, so a log reached by a link into the root is refused too.
+function isInside(file: string, root: string): boolean {
+  const real = (target: string) => {
+    try {
+      return realpathSync(target);
+    } catch {
+      return resolve(target);
+    }
+  };
+  const directory = join(real(dirname(file)), basename(file));
+  const from = relative(real(root), directory);
+  return from === '' || (from !== '..' && !from.startsWith('../') && !isAbsolute(from));
+}

@@ -1,0 +1,13 @@
+export { createFileAuditLog, roundMs } from './file-audit-log.js';
+export type { FileAuditLog, FileAuditLogOptions, FileAuditSession, OverlayOperation } from './file-audit-log.js';
+export { recordOverlayOperation } from './record-overlay-operation.js';
+export { verify } from './verify-log.js';
+export type { VerifyFailureReason, VerifyOptions, VerifyResult } from './verify-log.js';
+export { readRecords } from './read-records.js';
+export type { RecordFilter } from './read-records.js';
+export { writeSigningKeyPair } from './signing-keys.js';
+export { canonicalJson } from './canonical-json.js';
+export { signedBytes } from './checkpoint-signature.js';
+export { telemetryReady } from './telemetry.js';
+export { RECORD_KEYS } from './audit-record.js';
+export type { AuditCheckpoint, AuditEffect, AuditRecord, AuditRecordDecision, AuditResult } from './audit-record.js';

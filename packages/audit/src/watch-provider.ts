@@ -1,0 +1,86 @@
+import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import type { AuditEffect } from './audit-record.js';
+import { sha256Hex } from './sha256.js';
+
+// A file bigger than this is not read just to hash what it held before a change: the record says
+// "unknown" rather than let one overwrite cost a read of gigabytes.
+const BEFORE_MAX_BYTES = 16 * 1024 * 1024;
+
+type Observed = string | null;
+
+/**
+ * The provider a call's tool sees: reads pass straight through, and each change that succeeds
+ * appends its effect (SHA-256 before and after) to `effects`. What the file held before is observed
+ * right before the change, after authority has allowed it, and never changes the call's outcome.
+ */
+export function watchProvider(provider: FileSystemProviderV1, effects: AuditEffect[]): FileSystemProviderV1 {
+  const observe = async (path: WorkspacePath): Promise<Observed> => {
+    try {
+      const status = await provider.stat(path);
+      if (status.kind === 'missing' || status.kind === 'directory') return null;
+      if (status.kind !== 'file' || status.sizeBytes === null || status.sizeBytes > BEFORE_MAX_BYTES) return 'unknown';
+      const read = await provider.readFile(path, { maxBytes: status.sizeBytes });
+      return read.truncated ? 'unknown' : sha256Hex(read.bytes);
+    } catch {
+      return 'unknown';
+    }
+  };
+  // Inherits every method (including ones added to the interface later), overriding only the changes.
+  const watched: FileSystemProviderV1 = Object.create(boundBase(provider));
+  Object.assign(watched, {
+    async writeFile(path: WorkspacePath, bytes: Uint8Array, options: Parameters<FileSystemProviderV1['writeFile']>[2]) {
+      // With expectedSha256 the write lands only over exactly those bytes; without overwrite only over nothing.
+      const before = !options.overwrite ? null : options.expectedSha256 !== undefined ? options.expectedSha256 : await observe(path);
+      const outcome = await provider.writeFile(path, bytes, options);
+      effects.push({ path, before_sha256: outcome.created ? null : before, after_sha256: sha256Hex(bytes), size_bytes: bytes.byteLength });
+      return outcome;
+    },
+    async makeDirectory(path: WorkspacePath, options: Parameters<FileSystemProviderV1['makeDirectory']>[1]) {
+      const outcome = await provider.makeDirectory(path, options);
+      if (outcome.created) effects.push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+      return outcome;
+    },
+    async deleteFile(path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteFile']>[1]) {
+      const before = await observe(path);
+      const outcome = await provider.deleteFile(path, options);
+      if (outcome.deleted) effects.push({ path, before_sha256: before, after_sha256: null, size_bytes: null });
+      return outcome;
+    },
+    async deleteDirectory(path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteDirectory']>[1]) {
+      const outcome = await provider.deleteDirectory(path, options);
+      if (outcome.deleted) effects.push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+      return outcome;
+    },
+  });
+  const rename = provider.rename;
+  if (rename !== undefined) {
+    watched.rename = async (from, to, options) => {
+      const moved = await observe(from);
+      const replaced = options.overwrite ? await observe(to) : null;
+      const status = moved === null ? undefined : await provider.stat(from).catch(() => undefined);
+      const outcome = await rename.call(provider, from, to, options);
+      effects.push({ path: from, before_sha256: moved, after_sha256: null, size_bytes: null });
+      effects.push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: moved, size_bytes: status?.sizeBytes ?? null });
+      return outcome;
+    };
+  }
+  return watched;
+}
+
+const bases = new WeakMap<FileSystemProviderV1, FileSystemProviderV1>();
+
+// A provider may be a class instance with private fields: its methods must keep it as `this`.
+function boundBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
+  const known = bases.get(provider);
+  if (known !== undefined) return known;
+  const base: Record<string | symbol, unknown> = Object.create(provider);
+  for (let level: object | null = provider; level !== null && level !== Object.prototype; level = Object.getPrototypeOf(level)) {
+    for (const key of Reflect.ownKeys(level)) {
+      if (key === 'constructor' || Object.hasOwn(base, key)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(level, key);
+      if (typeof descriptor?.value === 'function') base[key] = (descriptor.value as (...args: unknown[]) => unknown).bind(provider);
+    }
+  }
+  bases.set(provider, base as unknown as FileSystemProviderV1);
+  return base as unknown as FileSystemProviderV1;
+}

@@ -1,0 +1,14 @@
+export { defineHarnessCase, uniqueCases } from './harness-case.js';
+export type { HarnessCase, Requirements } from './harness-case.js';
+export { missingRequirement } from './missing-requirement.js';
+export type { RequirementSubject } from './missing-requirement.js';
+export { runHarnessCase } from './run-harness-case.js';
+export type { CaseOutcome, Closable, FactoryContext, HarnessBinding, HarnessFactory, RunHarnessOptions } from './run-harness-case.js';
+export { describeCases, groupCases } from './describe-cases.js';
+export type { CaseSuite, DescribeCasesOptions, SuiteApi } from './describe-cases.js';
+export { expectLibosError } from './expect-libos-error.js';
+export type { ExpectedEffect } from './expect-libos-error.js';
+export { detailsDrift } from './details-drift.js';
+export type { DetailsShape, DetailsTable } from './details-drift.js';
+export { describeThrown, describeValue } from './describe-value.js';
+export { withinDeadline } from './within-deadline.js';

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import { checkSignal, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import type { Pool, PoolClient } from 'pg';
+import { databaseFailure } from './database-failure.js';
+import { CHUNK_BYTES } from './migrations.js';
+import { pathNames, type PathNames } from './path-names.js';
+import type { WorkspaceRef } from './read-queries.js';
+import { refusal, type Outcome } from './refusal.js';
+
+/**
+ * Runs `work` in one transaction on one connection. `effect` of a lost connection is `none` until
+ * COMMIT is sent (the server rolls an unfinished transaction back), `unknown` while it is in flight.
+ */
+export async function inTransaction<T>(pool: Pool, path: WorkspacePath, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw databaseFailure(error, path, 'none');
+  }
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    try {
+      await client.query('COMMIT');
+    } catch (error) {
+      broken = true;
+      throw databaseFailure(error, path, 'unknown');
+    }
+    return result;
+  } catch (error) {
+    if (!broken) {
+      broken = await client.query('ROLLBACK').then(
+        () => false,
+        () => true,
+      );
+    }
+    throw databaseFailure(error, path, 'none');
+  } finally {
+    client.release(broken ? true : undefined);
+  }
+}
+
+/** Creates or replaces a whole file: one statement for one chunk, else one transaction. */
+export async function writeFile(
+  pool: Pool,
+  ref: WorkspaceRef,
+  path: WorkspacePath,
+  bytes: Uint8Array,
+  options: WriteFileOptions,
+  maxBytes: number,
+): Promise<{ created: boolean }> {
+  const at = pathNames(path);
+  if (at.names.length === 0) throw providerErrors.notAFile(path, 'directory');
+  const sha256 = createHash('sha256').update(bytes).digest();
+  const chunks: Buffer[] = [];
+  for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
+    chunks.push(Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(CHUNK_BYTES, bytes.length - offset)));
+  }
+  const sql = `SELECT status, depth, created, detail FROM ${ref.schema}.write_file($1, $2, $3::bytea[], $4, $5, $6, $7, $8, $9, $10, $11)`;
+  const parameters = (content: string | null, last: Buffer | null, lastSeq: number) => [
+    ref.workspaceId,
+    ref.rootId,
+    at.names,
+    content,
+    last,
+    lastSeq,
+    bytes.length,
+    sha256,
+    options.overwrite,
+    options.expectedSha256 ?? null,
+    maxBytes,
+  ];
+  const settle = (outcome: Outcome & { created: boolean }): { created: boolean } => {
+    if (outcome.status === 'ok') return { created: outcome.created };
+    throw refusal(at, outcome, { expectedSha256: options.expectedSha256, writeBytes: bytes.length, maxBytes });
+  };
+  if (chunks.length <= 1) {
+    let rows: Array<Outcome & { created: boolean }>;
+    try {
+      ({ rows } = await pool.query(sql, parameters(null, chunks[0] ?? null, 0)));
+    } catch (error) {
+      throw databaseFailure(error, path, 'unknown');
+    }
+    return settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
+  }
+  return inTransaction(pool, path, async (client) => {
+    // Every chunk but the last goes in first, under a fresh content id no entry names yet.
+    const { rows: first } = await client.query<{ content_id: string }>(
+      `INSERT INTO ${ref.schema}.chunks (content_id, seq, data) VALUES (nextval('${ref.schema}.content_ids'), 0, $1) RETURNING content_id`,
+      [chunks[0]],
+    );
+    const content = first[0]?.content_id ?? null;
+    for (let seq = 1; seq < chunks.length - 1; seq++) {
+      checkSignal(options.signal, path);
+      await client.query(`INSERT INTO ${ref.schema}.chunks (content_id, seq, data) VALUES ($1, $2, $3)`, [content, seq, chunks[seq]]);
+    }
+    checkSignal(options.signal, path);
+    const { rows } = await client.query<Outcome & { created: boolean }>(sql, parameters(content, chunks.at(-1) ?? null, chunks.length - 1));
+    return settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
+  });
+}
+
+async function change<T extends Outcome>(pool: Pool, at: PathNames, sql: string, parameters: unknown[]): Promise<T> {
+  let rows: T[];
+  try {
+    ({ rows } = await pool.query<T>(sql, parameters));
+  } catch (error) {
+    throw databaseFailure(error, at.path, 'unknown');
+  }
+  const outcome = rows[0];
+  if (outcome === undefined) throw providerErrors.failure(at.path, null);
+  if (outcome.status !== 'ok') throw refusal(at, outcome);
+  return outcome;
+}
+
+export async function makeDirectory(
+  pool: Pool,
+  ref: WorkspaceRef,
+  path: WorkspacePath,
+  parents: boolean,
+  existOk: boolean,
+): Promise<{ created: boolean }> {
+  const at = pathNames(path);
+  const outcome = await change<Outcome & { created: boolean }>(
+    pool,
+    at,
+    `SELECT status, depth, created FROM ${ref.schema}.make_directory($1, $2, $3::bytea[], $4, $5)`,
+    [ref.workspaceId, ref.rootId, at.names, parents, existOk],
+  );
+  return { created: outcome.created };
+}
+
+/** Deletes one file, or one empty directory. */
+export async function deleteEntry(
+  pool: Pool,
+  ref: WorkspaceRef,
+  path: WorkspacePath,
+  directory: boolean,
+  missingOk: boolean,
+): Promise<{ deleted: boolean }> {
+  const at = pathNames(path);
+  const outcome = await change<Outcome & { deleted: boolean }>(
+    pool,
+    at,
+    `SELECT status, depth, deleted FROM ${ref.schema}.delete_entry($1, $2, $3::bytea[], $4, $5)`,
+    [ref.workspaceId, ref.rootId, at.names, directory, missingOk],
+  );
+  return { deleted: outcome.deleted };
+}
+
+export async function renameFile(
+  pool: Pool,
+  ref: WorkspaceRef,
+  from: WorkspacePath,
+  to: WorkspacePath,
+  overwrite: boolean,
+): Promise<{ replaced: boolean }> {
+  const source = pathNames(from);
+  const target = pathNames(to);
+  if (source.names.length === 0) throw providerErrors.notAFile(from, 'directory');
+  let rows: Array<Outcome & { side: string; replaced: boolean }>;
+  try {
+    ({ rows } = await pool.query(`SELECT status, side, depth, replaced FROM ${ref.schema}.rename_file($1, $2, $3::bytea[], $4::bytea[], $5)`, [
+      ref.workspaceId,
+      ref.rootId,
+      source.names,
+      target.names,
+      overwrite,
+    ]));
+  } catch (error) {
+    throw databaseFailure(error, to, 'unknown');
+  }
+  const outcome = rows[0];
+  if (outcome === undefined) throw providerErrors.failure(to, null);
+  if (outcome.status !== 'ok') throw refusal(outcome.side === 'from' ? source : target, outcome);
+  return { replaced: outcome.replaced };
+}

@@ -1,0 +1,148 @@
+import {
+  LibosError,
+  providerErrors,
+  checkSignal,
+  createCallGate,
+  type FileSystemProviderV1,
+  type ProviderCallOptions,
+  type ProviderCapabilities,
+  type WorkspacePath,
+} from '@libos/core';
+import pg from 'pg';
+import { deleteEntry, makeDirectory, renameFile, writeFile } from './change-queries.js';
+import { databaseFailure } from './database-failure.js';
+import { deleteTree } from './delete-tree.js';
+import { migrate } from './migrate.js';
+import { checkWorkspaceName, openWorkspace } from './open-workspace.js';
+import { listDirectory, readFile, statPath, type WorkspaceRef } from './read-queries.js';
+import { DEFAULT_SCHEMA, quoteSchema } from './schema-name.js';
+
+/** What the workspace may hold in file bytes unless told otherwise: 10 GiB. */
+export const DEFAULT_WORKSPACE_MAX_BYTES = 10 * 1024 ** 3;
+
+/** Options of `createPostgresProvider`: a connection string or a pool of your own, not both. */
+export interface PostgresProviderOptions {
+  /** A libpq-style URL (`postgres://user:password@host:port/db`); the provider makes and ends its own pool. */
+  readonly connectionString?: string;
+  /** A pool you own: the provider never ends it; give it an `error` listener, as node-postgres asks. */
+  readonly pool?: pg.Pool;
+  /** The workspace's name: many workspaces share one database and schema. */
+  readonly workspace: string;
+  /** The schema of the provider's tables, created on first use; default `libos_fs`. */
+  readonly schema?: string;
+  /** Connections of the provider's own pool; default 10. */
+  readonly maxConnections?: number;
+  /** The most file bytes the workspace may hold; a write past it is `quota_exceeded`. Default 10 GiB. */
+  readonly workspaceMaxBytes?: number;
+}
+
+/** A provider on PostgreSQL; `open()` connects, migrates and finds (or creates) the workspace. */
+export interface PostgresProvider extends FileSystemProviderV1 {
+  readonly workspace: string;
+  /** Always there: a rename is one statement. */
+  rename: NonNullable<FileSystemProviderV1['rename']>;
+  /** Opens the workspace (every method does so on first use); `created` is true for the call that made it. */
+  open(): Promise<{ readonly created: boolean }>;
+}
+
+/** No links or special files can exist; every change is a transaction, committed durably. */
+export const POSTGRES_CAPABILITIES: ProviderCapabilities = Object.freeze({
+  symlinks: false,
+  hardLinks: false,
+  specialFiles: false,
+  atomicReplace: true,
+  exclusiveCreate: true,
+  durableWrites: true,
+});
+
+const ROOT = '.' as WorkspacePath;
+
+/**
+ * Makes a workspace provider whose tree lives in PostgreSQL (docs/provider-postgres.md): runtimes on
+ * many hosts that name the same database, schema and workspace share one tree. Nothing connects
+ * until the first call (or `open()`); a failed connection is retried by the next call.
+ */
+export function createPostgresProvider(options: PostgresProviderOptions): PostgresProvider {
+  if ((options.pool === undefined) === (options.connectionString === undefined)) {
+    throw new LibosError('invalid_arguments', 'Give createPostgresProvider either a connectionString or a pool, not both or neither.');
+  }
+  const workspace = checkWorkspaceName(options.workspace);
+  const schemaName = options.schema ?? DEFAULT_SCHEMA;
+  const schema = quoteSchema(schemaName);
+  const maxBytes = options.workspaceMaxBytes ?? DEFAULT_WORKSPACE_MAX_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw new LibosError('invalid_arguments', 'The option workspaceMaxBytes must be a non-negative integer.', {
+      details: { option: 'workspaceMaxBytes' },
+    });
+  }
+  const ownPool = options.pool === undefined;
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // A connection that breaks while idle emits 'error' on the pool; unheard, Node would end the process.
+  if (ownPool) pool.on('error', () => undefined);
+  const gate = createCallGate('postgres');
+
+  let opening: Promise<WorkspaceRef & { created: boolean }> | undefined;
+  const open = (path: WorkspacePath): Promise<WorkspaceRef & { created: boolean }> => {
+    opening ??= (async () => {
+      try {
+        await migrate(pool, schemaName, schema);
+        const opened = await openWorkspace(pool, schema, workspace);
+        return { schema, ...opened };
+      } catch (error) {
+        throw databaseFailure(error, path, 'none');
+      }
+    })();
+    // A failed open is forgotten, so the next call connects again.
+    opening.catch(() => {
+      opening = undefined;
+    });
+    return opening;
+  };
+
+  const run = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: WorkspaceRef) => Promise<T>): Promise<T> =>
+    gate.run(path, async () => {
+      checkSignal(callOptions?.signal, path);
+      const ref = await open(path);
+      checkSignal(callOptions?.signal, path);
+      return work(ref);
+    });
+
+  // Reads are one statement each: a lost connection changed nothing.
+  const read = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: WorkspaceRef) => Promise<T>): Promise<T> =>
+    run(path, callOptions, async (ref) => {
+      try {
+        return await work(ref);
+      } catch (error) {
+        throw databaseFailure(error, path, 'none');
+      }
+    });
+
+  return {
+    specificationVersion: 'v1',
+    name: 'postgres',
+    capabilities: POSTGRES_CAPABILITIES,
+    workspace,
+    open: () => gate.run(ROOT, async () => ({ created: (await open(ROOT)).created })),
+    stat: (path, statOptions) => read(path, statOptions, (ref) => statPath(pool, ref, path)),
+    listDirectory: (path, listOptions) => read(path, listOptions, (ref) => listDirectory(pool, ref, path, listOptions.limit)),
+    readFile: (path, readOptions) => read(path, readOptions, (ref) => readFile(pool, ref, path, readOptions.maxBytes)),
+    writeFile: (path, bytes, writeOptions) => run(path, writeOptions, (ref) => writeFile(pool, ref, path, bytes, writeOptions, maxBytes)),
+    makeDirectory: (path, directoryOptions) =>
+      run(path, directoryOptions, (ref) => makeDirectory(pool, ref, path, directoryOptions.parents, directoryOptions.existOk)),
+    deleteFile: (path, deleteOptions) => run(path, deleteOptions, (ref) => deleteEntry(pool, ref, path, false, deleteOptions.missingOk)),
+    deleteDirectory: (path, deleteOptions) =>
+      run(path, deleteOptions, (ref) =>
+        deleteOptions.recursive ? deleteTree(pool, ref, path, deleteOptions) : deleteNonRecursive(pool, ref, path, deleteOptions.missingOk),
+      ),
+    rename: (from, to, renameOptions) => run(from, renameOptions, (ref) => renameFile(pool, ref, from, to, renameOptions.overwrite)),
+    close: () =>
+      gate.close(async () => {
+        if (ownPool) await pool.end().catch(() => undefined);
+      }),
+  };
+}
+
+function deleteNonRecursive(pool: pg.Pool, ref: WorkspaceRef, path: WorkspacePath, missingOk: boolean): Promise<{ deleted: boolean }> {
+  if (path === ROOT) return Promise.reject(providerErrors.rootRefused(path));
+  return deleteEntry(pool, ref, path, true, missingOk);
+}
