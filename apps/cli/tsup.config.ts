@@ -39,7 +39,8 @@ const sdkWithoutAjv: Plugin = {
 // The bin bundles its dependencies (the MCP SDK, zod, memfs, the libOS packages): Node resolves and
 // links hundreds of small ESM files otherwise, which measured ~80 ms of every `libos mcp` start.
 // better-sqlite3 stays external (a native addon, loaded only on checkpoint or restore), so the app
-// depends on it directly and the bundle's `require` resolves it from here.
+// depends on it directly and the bundle's `require` resolves it from here. re2js is bundled too, but a
+// search's regex worker thread loads its own copy by resolving it from here, so the app depends on it.
 export default libraryConfig({
   entry: ['src/index.ts', 'src/main.ts'],
   dts: { entry: 'src/index.ts', compilerOptions: { customConditions: [] } },

@@ -1,3 +1,4 @@
 import { libraryConfig } from '../../tooling/tsup/library-config.js';
 
-export default libraryConfig();
+// `example` is the README's walk-through provider, importable as `@libos/provider-conformance/example`.
+export default libraryConfig({ entry: ['src/index.ts', 'src/example.ts'] });

@@ -15,6 +15,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   tools: async () => (await import('./commands/tools-command.js')).toolsCommand,
   shell: async () => (await import('./commands/shell-command.js')).shellCommand,
   demo: async () => (await import('./commands/demo-command.js')).demoCommand,
+  audit: async () => (await import('./commands/audit-command.js')).auditCommand,
 };
 
 /**

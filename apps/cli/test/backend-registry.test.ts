@@ -47,7 +47,7 @@ describe('the backend registry', () => {
   it('refuses duplicate names and schemes, and names that are not flag-safe', () => {
     expect(() => registryOf([bucket, bucket])).toThrow('two provider backends are named bucket');
     expect(() => registryOf([{ ...bucket, name: 'Bad Name' }])).toThrow('lowercase letters');
-    const store = { kind: 'object-store', name: 's', schemes: ['x:'], open: async () => ({}) } as const;
+    const store = { kind: 'object-store', name: 's', schemes: ['x:'], open: async () => ({}) as never } as const;
     expect(() => registryOf([store, { ...store, name: 't' }])).toThrow('two Object store backends open x: URLs');
   });
 

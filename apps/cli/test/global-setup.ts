@@ -18,11 +18,13 @@ const STAGES: readonly (readonly { directory: string; output: string }[])[] = [
     { directory: 'packages/provider-memfs', output: 'dist/index.js' },
     { directory: 'packages/provider-local', output: 'dist/index.js' },
     { directory: 'packages/object-memory', output: 'dist/index.js' },
+    { directory: 'packages/audit', output: 'dist/index.js' },
   ],
   [
     { directory: 'packages/tools', output: 'dist/index.js' },
     { directory: 'packages/object-store-postgres', output: 'dist/index.js' },
   ],
+  [{ directory: 'packages/mcp', output: 'dist/index.js' }],
   [{ directory: 'apps/cli', output: 'dist/main.js' }],
 ];
 

@@ -9,6 +9,8 @@ import { failureOf, startMcpSession, type McpSession } from './support/mcp-sessi
 type JsonSchema = Parameters<AjvJsonSchemaValidator['getValidator']>[0];
 
 const TOOL_NAMES = [
+  'append_text_file',
+  'copy_file',
   'create_object_from_file',
   'delete_directory',
   'delete_file',

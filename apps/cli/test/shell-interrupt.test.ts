@@ -4,9 +4,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { clearLineOnInterrupt } from '../src/shell/clear-line-on-interrupt.js';
 import { ShellSession } from '../src/shell/shell-session.js';
-import type { ToolProcess } from '../src/workspace/runtime-shape.js';
+import type { ToolCaller } from '@libos/tools';
 
-const idle: ToolProcess = { call: async () => ({ ok: true, result: {} }) };
+const idle: Pick<ToolCaller, 'call'> = { call: async () => ({ ok: true, result: {} }) };
 
 /** A terminal-mode line reader on fake streams, wired as `libos shell` wires it. */
 function terminal(session: ShellSession) {
@@ -35,7 +35,7 @@ describe('Ctrl-C at the shell prompt', () => {
 
   it('abandons an open heredoc without writing', async () => {
     const calls: string[] = [];
-    const recording: ToolProcess = { call: async (name) => (calls.push(name), { ok: true, result: {} }) };
+    const recording: Pick<ToolCaller, 'call'> = { call: async (name) => (calls.push(name), { ok: true, result: {} }) };
     const session = new ShellSession(recording, [], () => {});
     const { input, lines, nextLine, shown } = terminal(session);
     await session.handleLine('write notes.txt <<END');

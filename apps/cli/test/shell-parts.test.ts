@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatTools } from '../src/commands/tool-formats.js';
 import { describeFailure, formatListing } from '../src/shell/format-output.js';
 import { restAfter, splitWords } from '../src/shell/split-words.js';
-import type { ToolSummary } from '../src/workspace/runtime-shape.js';
+import type { ToolSummary } from '@libos/tools';
 
 describe('splitWords', () => {
   it('splits at whitespace and honours both quote kinds', () => {
@@ -64,7 +64,7 @@ describe('formatTools', () => {
     description: 'Reads a file.',
     inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} },
     outputSchema: { type: 'object', properties: {} },
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   };
 
   it('gives each ecosystem its shape', () => {

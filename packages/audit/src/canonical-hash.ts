@@ -8,7 +8,7 @@ const MAX_ARGUMENTS_LENGTH = 32 * 1024 * 1024;
 /** SHA-256 of a value's canonical JSON, or null when it is not JSON (or too big to be an argument). */
 export function argumentsSha256(value: unknown): string | null {
   try {
-    return sha256Hex(canonicalJson(value, MAX_ARGUMENTS_LENGTH));
+    return sha256Hex(canonicalJson(value, { maxLength: MAX_ARGUMENTS_LENGTH }));
   } catch {
     // A cycle, a bigint, a value nested past the stack: the call fails invalid_arguments, the record says null.
     return null;

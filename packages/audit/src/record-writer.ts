@@ -5,6 +5,7 @@ import type { AuditCheckpoint, AuditEntry, AuditRecord } from './audit-record.js
 import { canonicalJson } from './canonical-json.js';
 import { signCheckpoint } from './checkpoint-signature.js';
 import { lastLineOf } from './read-tail.js';
+import { recordLine } from './record-line.js';
 import { GENESIS, sha256Hex } from './sha256.js';
 
 const fsyncAsync = promisify(fsync);
@@ -22,7 +23,7 @@ export interface WriterTiming {
 /** Appends records to one log file, each with its seq and the SHA-256 of the line before it. */
 export interface RecordWriter {
   /** Writes one record now (synchronously, whole), so it is in the file before the caller answers. */
-  append(entry: AuditEntry): AuditRecord;
+  append(entry: AuditEntry): void;
   /** Fsyncs the log, then appends a checkpoint naming the last record (if any since the last one). */
   checkpoint(): Promise<void>;
   close(): Promise<void>;
@@ -76,21 +77,18 @@ export function openRecordWriter(path: string, signingKey: KeyObject | undefined
     append(entry) {
       if (closed) throw new Error(`The audit log ${path} is closed.`);
       if (broken !== undefined) throw new Error(`The audit log ${path} stopped recording after a failed write.`, { cause: broken });
-      const record: AuditRecord = { ...entry, seq: seq + 1, prev: last };
-      const line = canonicalJson(record);
-      const bytes = Buffer.from(`${line}\n`, 'utf8');
+      const line = recordLine(entry, seq + 1, last);
       try {
-        writeWhole(logFd, bytes);
+        writeLine(logFd, `${line}\n`);
       } catch (error) {
         // A torn line may now end the file: nothing may be chained after it.
         broken = error;
         throw error;
       }
-      seq = record.seq;
-      last = sha256Hex(bytes.subarray(0, bytes.length - 1));
+      seq += 1;
+      last = sha256Hex(line);
       dirty = true;
       if (seq - checkpointed >= timing.checkpointEvery) void writer.checkpoint();
-      return record;
     },
     checkpoint() {
       if (seq === checkpointed || closed) return chain;
@@ -142,6 +140,13 @@ function openPrivate(path: PathLike): number {
     throw error;
   }
   return fd;
+}
+
+// A string goes to the kernel without a Buffer of our own; a short write (rare for a file) finishes from bytes.
+function writeLine(fd: number, text: string): void {
+  const written = writeSync(fd, text);
+  const length = Buffer.byteLength(text, 'utf8');
+  if (written < length) writeWhole(fd, Buffer.from(text, 'utf8').subarray(written));
 }
 
 function writeWhole(fd: number, bytes: Buffer): void {

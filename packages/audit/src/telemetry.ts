@@ -12,12 +12,15 @@ interface OtelApi {
 }
 
 let api: OtelApi | null | undefined;
+let tracer: ReturnType<OtelApi['trace']['getTracer']> | undefined;
 
 /**
  * Loads `@opentelemetry/api` once if it is installed (an optional peer dependency); until it has
  * loaded, and without it, calls make no spans. Resolves when the attempt has settled.
  */
-export const telemetryReady: Promise<void> = import('@opentelemetry/api' as string).then(
+// A name in a variable: bundlers leave the import to run time instead of failing without the package.
+const OPTIONAL_PEER = '@opentelemetry/api';
+export const telemetryReady: Promise<void> = import(OPTIONAL_PEER).then(
   (module: { trace?: unknown; default?: { trace?: unknown } }) => {
     api = (module.trace === undefined ? module.default : module) as OtelApi;
   },
@@ -45,7 +48,9 @@ export function startSpan(tool: string | null, caller: { readonly session?: stri
   // A caller context comes only from an MCP server; over stdio there is no session id.
   if (caller !== undefined) attributes['mcp.method.name'] = 'tools/call';
   if (caller?.session !== undefined) attributes['mcp.session.id'] = caller.session;
-  const span = api.trace.getTracer('@libos/audit').startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_INTERNAL, attributes });
+  // The API's tracer is a proxy that finds a provider registered later too, so one is enough.
+  tracer ??= api.trace.getTracer('@libos/audit');
+  const span = tracer.startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_INTERNAL, attributes });
   return {
     end(decision, result) {
       span.setAttribute('libos.decision', decision?.outcome ?? 'none');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import type { AuditCheckpoint } from './audit-record.js';
 import { checkCheckpointSignature, toPublicKey } from './checkpoint-signature.js';
@@ -26,10 +26,12 @@ const REORDER_WINDOW = 10_000;
  * Checks a log and its `FILE.checkpoints`, streaming (memory bounded by one read chunk and the
  * checkpoints): every line a record with the next seq and the SHA-256 of the line before it as
  * `prev`, every checkpoint naming the record it says (and signed by `publicKey` when given), and
- * no fewer records than the last checkpoint names.
+ * no fewer records than the last checkpoint names. Throws when the file cannot be read.
  */
 export function verify(file: string, options: VerifyOptions = {}): VerifyResult {
   const publicKey = options.publicKey === undefined ? undefined : toPublicKey(options.publicKey);
+  // A missing or unreadable log is an error to report, not a verdict on its records.
+  if (!statSync(file).isFile()) throw new TypeError(`${file} is not a file.`);
   const checkpointsFile = `${file}.checkpoints`;
   const checkpoints: AuditCheckpoint[] = [];
   let checkpointFailure: VerifyResult | undefined;
@@ -107,7 +109,9 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
       expected = seq + 1;
       return true;
     });
-  } catch {
+  } catch (error) {
+    // Only a line too long to be a record ends the read early; anything else is the host's.
+    if (!(error instanceof RangeError)) throw error;
     return { ok: false, first_bad_seq: expected, reason: 'malformed' };
   }
   if (failure !== undefined) return failure;

@@ -6,15 +6,31 @@ import { sha256Hex } from './sha256.js';
 // "unknown" rather than let one overwrite cost a read of gigabytes.
 const BEFORE_MAX_BYTES = 16 * 1024 * 1024;
 
-type Observed = string | null;
+const EFFECTS = Symbol('effects');
+
+type Watched = FileSystemProviderV1 & { [EFFECTS]: AuditEffect[] };
+
+const bases = new WeakMap<FileSystemProviderV1, FileSystemProviderV1>();
 
 /**
  * The provider a call's tool sees: reads pass straight through, and each change that succeeds
  * appends its effect (SHA-256 before and after) to `effects`. What the file held before is observed
  * right before the change, after authority has allowed it, and never changes the call's outcome.
+ * One object per call, over a base made once per provider (this runs for every call).
  */
 export function watchProvider(provider: FileSystemProviderV1, effects: AuditEffect[]): FileSystemProviderV1 {
-  const observe = async (path: WorkspacePath): Promise<Observed> => {
+  let base = bases.get(provider);
+  if (base === undefined) {
+    base = watchingBase(provider);
+    bases.set(provider, base);
+  }
+  const watched = Object.create(base) as Watched;
+  watched[EFFECTS] = effects;
+  return watched;
+}
+
+function watchingBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
+  const observe = async (path: WorkspacePath): Promise<string | null> => {
     try {
       const status = await provider.stat(path);
       if (status.kind === 'missing' || status.kind === 'directory') return null;
@@ -25,54 +41,54 @@ export function watchProvider(provider: FileSystemProviderV1, effects: AuditEffe
       return 'unknown';
     }
   };
-  // Inherits every method (including ones added to the interface later), overriding only the changes.
-  const watched: FileSystemProviderV1 = Object.create(boundBase(provider));
-  Object.assign(watched, {
-    async writeFile(path: WorkspacePath, bytes: Uint8Array, options: Parameters<FileSystemProviderV1['writeFile']>[2]) {
+  const base = boundBase(provider) as unknown as Record<string | symbol, unknown>;
+  Object.assign(base, {
+    async writeFile(this: Watched, path: WorkspacePath, bytes: Uint8Array, options: Parameters<FileSystemProviderV1['writeFile']>[2]) {
       // With expectedSha256 the write lands only over exactly those bytes; without overwrite only over nothing.
       const before = !options.overwrite ? null : options.expectedSha256 !== undefined ? options.expectedSha256 : await observe(path);
       const outcome = await provider.writeFile(path, bytes, options);
-      effects.push({ path, before_sha256: outcome.created ? null : before, after_sha256: sha256Hex(bytes), size_bytes: bytes.byteLength });
+      this[EFFECTS].push({ path, before_sha256: outcome.created ? null : before, after_sha256: sha256Hex(bytes), size_bytes: bytes.byteLength });
       return outcome;
     },
-    async makeDirectory(path: WorkspacePath, options: Parameters<FileSystemProviderV1['makeDirectory']>[1]) {
+    async makeDirectory(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['makeDirectory']>[1]) {
       const outcome = await provider.makeDirectory(path, options);
-      if (outcome.created) effects.push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+      if (outcome.created) this[EFFECTS].push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
       return outcome;
     },
-    async deleteFile(path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteFile']>[1]) {
+    async deleteFile(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteFile']>[1]) {
       const before = await observe(path);
       const outcome = await provider.deleteFile(path, options);
-      if (outcome.deleted) effects.push({ path, before_sha256: before, after_sha256: null, size_bytes: null });
+      if (outcome.deleted) this[EFFECTS].push({ path, before_sha256: before, after_sha256: null, size_bytes: null });
       return outcome;
     },
-    async deleteDirectory(path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteDirectory']>[1]) {
+    async deleteDirectory(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteDirectory']>[1]) {
       const outcome = await provider.deleteDirectory(path, options);
-      if (outcome.deleted) effects.push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+      if (outcome.deleted) this[EFFECTS].push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
       return outcome;
     },
   });
   const rename = provider.rename;
   if (rename !== undefined) {
-    watched.rename = async (from, to, options) => {
+    base.rename = async function (
+      this: Watched,
+      from: WorkspacePath,
+      to: WorkspacePath,
+      options: Parameters<NonNullable<FileSystemProviderV1['rename']>>[2],
+    ) {
       const moved = await observe(from);
       const replaced = options.overwrite ? await observe(to) : null;
       const status = moved === null ? undefined : await provider.stat(from).catch(() => undefined);
       const outcome = await rename.call(provider, from, to, options);
-      effects.push({ path: from, before_sha256: moved, after_sha256: null, size_bytes: null });
-      effects.push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: moved, size_bytes: status?.sizeBytes ?? null });
+      this[EFFECTS].push({ path: from, before_sha256: moved, after_sha256: null, size_bytes: null });
+      this[EFFECTS].push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: moved, size_bytes: status?.sizeBytes ?? null });
       return outcome;
     };
   }
-  return watched;
+  return base as unknown as FileSystemProviderV1;
 }
-
-const bases = new WeakMap<FileSystemProviderV1, FileSystemProviderV1>();
 
 // A provider may be a class instance with private fields: its methods must keep it as `this`.
 function boundBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
-  const known = bases.get(provider);
-  if (known !== undefined) return known;
   const base: Record<string | symbol, unknown> = Object.create(provider);
   for (let level: object | null = provider; level !== null && level !== Object.prototype; level = Object.getPrototypeOf(level)) {
     for (const key of Reflect.ownKeys(level)) {
@@ -81,6 +97,5 @@ function boundBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
       if (typeof descriptor?.value === 'function') base[key] = (descriptor.value as (...args: unknown[]) => unknown).bind(provider);
     }
   }
-  bases.set(provider, base as unknown as FileSystemProviderV1);
   return base as unknown as FileSystemProviderV1;
 }

@@ -1,6 +1,10 @@
 import { closeSync, constants, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { LibosError } from '@libos/core';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+
+// Loaded by the first writer only: verifying or showing a log needs no native addon.
+let sqlite: typeof Database | undefined;
 
 /** The one-writer lock of a log; `release` frees it (the OS frees it too when the process dies). */
 export interface WriterLock {
@@ -17,7 +21,8 @@ export function takeWriterLock(logPath: string): WriterLock {
   const lockPath = `${logPath}.lock`;
   // Created 0600 by us, never through a link, before SQLite opens it with its own default mode.
   closeSync(openSync(lockPath, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
-  const database = new Database(lockPath, { timeout: 0 });
+  sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  const database = new sqlite(lockPath, { timeout: 0 });
   try {
     database.pragma('journal_mode = MEMORY');
     database.pragma('locking_mode = EXCLUSIVE');

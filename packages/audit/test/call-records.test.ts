@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { LibosError, type FileSystemProviderV1 } from '@libos/core';
+import { LibosError, type ConfigInput, type FileSystemProviderV1 } from '@libos/core';
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { BUILTIN_TOOLS, createRuntime, defineTool } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
@@ -10,12 +10,14 @@ import { auditedRuntime, callRecordsOf, openLog, recordsOf } from './support.js'
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const ASK_SRC = {
+type GrantInput = NonNullable<ConfigInput['grants']>[number];
+
+const ASK_SRC: { grants: GrantInput[] } = {
   grants: [
     { path: '.', tree: true, rights: ['read'] },
     { path: 'src', tree: true, rights: ['write'], mode: 'ask' },
   ],
-} as const;
+};
 
 describe('a record for every call, whatever its outcome', () => {
   it('records an allowed read with exactly the record fields, in canonical JSON, chained', async () => {
@@ -57,7 +59,7 @@ describe('a record for every call, whatever its outcome', () => {
     const log = await openLog();
     const runtime = await auditedRuntime(log);
     const process = runtime.spawn();
-    await process.call('read_text_file', { path: 7 });
+    await process.call('read_text_file' as string, { path: 7 });
     await process.call('no_such_tool', { path: 'x' });
     await process.call('read_text_file', { path: '../outside' });
     await process.call('read_text_file', { path: '.git/config' });
@@ -73,7 +75,7 @@ describe('a record for every call, whatever its outcome', () => {
 
   it('records a denial with the deny grant that decided it', async () => {
     const log = await openLog();
-    const deny = { path: 'private', tree: true, rights: ['read'], mode: 'deny' } as const;
+    const deny: GrantInput = { path: 'private', tree: true, rights: ['read'], mode: 'deny' };
     const runtime = await auditedRuntime(log, { config: { grants: [{ path: '.', tree: true, rights: ['read'] }, deny] } });
     await runtime.spawn().call('read_text_file', { path: 'private/key.txt' });
     await runtime.spawn().call('write_text_file', { path: 'x.txt', content: 'x' });

@@ -72,7 +72,8 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(() => canonicalJson(cycle)).toThrow(TypeError);
     expect(() => canonicalJson({ big: 1n })).toThrow(TypeError);
     expect(() => canonicalJson('\ud800')).toThrow(TypeError);
-    expect(() => canonicalJson('x'.repeat(100), 50)).toThrow(RangeError);
+    expect(() => canonicalJson('x'.repeat(100), { maxLength: 50 })).toThrow(RangeError);
+    expect(canonicalJson('a\ud800', { loneSurrogates: 'escape' })).toBe('"a\\ud800"');
     expect(canonicalJson({ a: undefined, b: [undefined] })).toBe('{"b":[null]}');
   });
 });

@@ -59,6 +59,9 @@ export interface AuditSession {
 
 /** Where a runtime records every call (`createRuntime({ audit })`); `@libos/audit` makes one that writes a file. */
 export interface AuditTrail {
-  /** Opens one session: writes its start record. Rejects when the trail can no longer record. */
-  openSession(info: { readonly provider: string }): Promise<AuditSession>;
+  /**
+   * Opens one session: writes its start record. `root` is the host directory the provider serves
+   * (when it has one): a trail refuses to lie inside it. Rejects when the trail cannot record.
+   */
+  openSession(info: { readonly provider: string; readonly root?: string }): Promise<AuditSession>;
 }

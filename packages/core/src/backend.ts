@@ -1,3 +1,4 @@
+import type { ObjectStoreV1 } from './object-store.js';
 import type { FileSystemProviderV1 } from './provider.js';
 
 /**
@@ -61,8 +62,8 @@ export interface OpenedProvider {
   close?(): Promise<void>;
 }
 
-/** An Object store an app opens from a URL. `Store` is the store interface of `@libos/object-memory`. */
-export interface ObjectStoreBackend<Store = unknown> {
+/** An Object store an app opens from a URL (`ObjectStoreV1`, beside the provider interface). */
+export interface ObjectStoreBackend<Store = ObjectStoreV1> {
   readonly kind: 'object-store';
   readonly name: string;
   /** URL schemes it opens, lowercase with the colon: `postgres:`. */

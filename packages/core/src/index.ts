@@ -67,6 +67,25 @@ export type {
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
+export { diffLines } from './line-diff.js';
+export type { DiffRun } from './line-diff.js';
+export { DIFF_CONTEXT_LINES, boundDiff, unifiedDiffLines } from './unified-diff.js';
+export type { BoundedDiff } from './unified-diff.js';
+export type {
+  DeclareNamespaceOptions,
+  ObjectStoreCapabilities,
+  ObjectStoreCreateOptions,
+  ObjectStoreQuota,
+  ObjectStoreUsage,
+  ObjectStoreV1,
+  StoreCallOptions,
+} from './object-store.js';
+export { OBJECT_STORE_ERROR_DETAILS, checkStoreSignal, objectStoreErrors } from './object-store-errors.js';
+export type { StoreFailureReason } from './object-store-errors.js';
+export { OID_PATTERN } from './memory-object.js';
+export type { JsonValue, MemoryObject } from './memory-object.js';
+export { OBJECT_TYPES, isObjectType } from './object-types.js';
+export type { ObjectType } from './object-types.js';
 export type { Backend, BackendFlag, ObjectStoreBackend, OpenedProvider, ProviderBackend, ProviderBackendRequest } from './backend.js';
 export type {
   AuditApproval,

@@ -46,6 +46,11 @@ export interface ProviderCapabilities {
  */
 export interface ProviderCallOptions {
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The tool whose call made this provider call (`write_text_file`), set by the tools runtime.
+   * Providers may ignore it; the overlay provider records it in its history (docs/overlay.md).
+   */
+  readonly tool?: string | undefined;
 }
 
 /** Options of `stat`. */

@@ -4,14 +4,25 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { LibosError } from '@libos/core';
-import type { MemoryObject } from './memory-object.js';
+import type { MemoryObject } from '@libos/core';
 import { decodeCheckpointRows, type CheckpointLimits, type CheckpointObjectRow, type CheckpointRows } from './checkpoint-rows.js';
 
 // Loaded on the first checkpoint or restore: the native addon costs every start ~15 ms otherwise,
-// and most runtimes (every `libos call`, most MCP sessions) never checkpoint.
+// most runtimes (every `libos call`, most MCP sessions) never checkpoint, and an install that never
+// checkpoints need not compile it at all: it is an optional peer dependency (docs/objects.md).
 let sqlite: typeof Database | undefined;
 function openDatabase(file: string, options?: Database.Options): Database.Database {
-  sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  if (sqlite === undefined) {
+    try {
+      sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    } catch (error) {
+      throw new LibosError(
+        'provider_failure',
+        'Checkpoints need the better-sqlite3 package, which is not installed (or did not build): add it beside @libos/object-memory (npm install better-sqlite3).',
+        { effect: 'none', details: { reason: 'checkpoints_unavailable' }, cause: error },
+      );
+    }
+  }
   return new sqlite(file, options);
 }
 
@@ -106,6 +117,7 @@ export function readCheckpointFile(file: string, limits: CheckpointLimits): Chec
   try {
     database = openDatabase(file, { readonly: true, fileMustExist: true });
   } catch (error) {
+    if (LibosError.is(error)) throw error;
     throw malformed(describe(error), error);
   }
   try {

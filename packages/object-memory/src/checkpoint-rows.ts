@@ -1,6 +1,6 @@
 import { LABELS, LibosError, isValidNamespace, type Label } from '@libos/core';
-import { OID_PATTERN, type MemoryObject } from './memory-object.js';
-import { isObjectType } from './object-types.js';
+import { OID_PATTERN, type MemoryObject } from '@libos/core';
+import { isObjectType } from '@libos/core';
 import { normalizeObjectName } from './object-names.js';
 import { freezeJsonCopy, payloadByteLength } from './payload.js';
 

@@ -1,12 +1,13 @@
-import { DEFAULT_BOUNDS, LABELS, LibosError, type Label } from '@libos/core';
+import { DEFAULT_BOUNDS, LABELS, LibosError, objectStoreErrors, type Label } from '@libos/core';
 import { checkpointMemory, restoreMemory, type CheckpointSummary } from './memory-checkpoint.js';
-import type { MemoryObject } from './memory-object.js';
+import type { MemoryObject } from '@libos/core';
+import { adaptObjectStore } from './adapt-object-store.js';
 import { createMemoryObjectStore } from './memory-object-store.js';
 import { createMemoryView, type MemoryView } from './memory-view.js';
 import { newObjectId } from './object-id.js';
 import { PROCESS_NAMESPACE_PREFIX, assertValidNamespace, normalizeObjectName, processNamespace } from './object-names.js';
-import type { ObjectStoreV1 } from './object-store.js';
-import { isObjectType, type ObjectType } from './object-types.js';
+import type { ObjectStoreV1 } from '@libos/core';
+import { isObjectType, type ObjectType } from '@libos/core';
 import { freezeJsonCopy, payloadByteLength } from './payload.js';
 import { startLeaseRenewal } from './lease-renewal.js';
 
@@ -115,10 +116,7 @@ export function objectMemoryReader(memory: ObjectMemory): ObjectMemoryReader {
 
 /** Makes an Object Memory on `options.store` (default: a new in-memory store), restored from `options.restore` if given. */
 export async function createObjectMemory(options: ObjectMemoryOptions = {}): Promise<ObjectMemory> {
-  const store = options.store ?? createMemoryObjectStore();
-  if (store?.specificationVersion !== 'v1') {
-    throw new LibosError('invalid_arguments', 'The Object store does not implement ObjectStoreV1.');
-  }
+  const store = adaptObjectStore(options.store ?? createMemoryObjectStore());
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_BOUNDS.object_payload_max_bytes;
   const maxObjectsBytes = options.maxObjectsBytes ?? DEFAULT_BOUNDS.objects_max_bytes;
   const maxObjectsCount = options.maxObjectsCount ?? DEFAULT_BOUNDS.objects_max_count;
@@ -130,9 +128,7 @@ export async function createObjectMemory(options: ObjectMemoryOptions = {}): Pro
   let closing: Promise<void> | undefined;
 
   async function objectsExist(namespace: string): Promise<void> {
-    if (!(await store.hasNamespace(namespace))) {
-      throw new LibosError('namespace_not_found', 'The namespace does not exist.', { details: { namespace } });
-    }
+    if (!(await store.hasNamespace(namespace))) throw objectStoreErrors.namespaceNotFound(namespace);
   }
 
   async function find(namespace: string, name: string): Promise<MemoryObject | undefined> {

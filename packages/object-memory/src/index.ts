@@ -1,22 +1,25 @@
 export { createObjectMemory, objectMemoryReader } from './create-object-memory.js';
 export type { CreateObjectInput, ObjectMemory, ObjectMemoryOptions, ObjectMemoryReader, ObjectMemoryUsage } from './create-object-memory.js';
 export type { CheckpointSummary } from './memory-checkpoint.js';
-export type { JsonValue, MemoryObject } from './memory-object.js';
-export { OID_PATTERN } from './memory-object.js';
 export type { MemoryView } from './memory-view.js';
+// The store interface and the Object shape live in @libos/core beside the provider interface; they
+// are re-exported here for code that imports them with Object Memory.
+export { OBJECT_TYPES, OID_PATTERN, isObjectType } from '@libos/core';
 export type {
   DeclareNamespaceOptions,
+  JsonValue,
+  MemoryObject,
   ObjectStoreCapabilities,
   ObjectStoreCreateOptions,
   ObjectStoreQuota,
   ObjectStoreUsage,
   ObjectStoreV1,
-} from './object-store.js';
+  ObjectType,
+  StoreCallOptions,
+} from '@libos/core';
+export { adaptObjectStore } from './adapt-object-store.js';
 export { createMemoryObjectStore } from './memory-object-store.js';
-export { quotaExceeded } from './quota-error.js';
 export { newObjectId } from './object-id.js';
-export { OBJECT_TYPES, isObjectType } from './object-types.js';
-export type { ObjectType } from './object-types.js';
 export {
   PROCESS_NAMESPACE_PREFIX,
   assertValidNamespace,

@@ -1,4 +1,4 @@
-import type { ObjectStoreV1 } from './object-store.js';
+import type { ObjectStoreV1 } from '@libos/core';
 
 /** A running lease renewal; `stop` ends it. */
 export interface LeaseRenewal {

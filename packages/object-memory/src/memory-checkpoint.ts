@@ -1,4 +1,4 @@
-import { LibosError, compareCodePoints } from '@libos/core';
+import { LibosError, compareCodePoints, objectStoreErrors } from '@libos/core';
 import { readCheckpointFile, writeCheckpointFile } from './checkpoint-file.js';
 import type { ObjectMemory } from './create-object-memory.js';
 
@@ -36,10 +36,7 @@ export async function restoreMemory(memory: ObjectMemory, file: string): Promise
   });
   for (const object of image.objects) {
     if ((await store.getByOid(object.oid)) !== undefined || (await store.get(object.namespace, object.name)) !== undefined) {
-      throw new LibosError('name_taken', 'A live Object already has the name or the oid of an Object in the checkpoint.', {
-        effect: 'none',
-        details: { namespace: object.namespace, name: object.name },
-      });
+      throw objectStoreErrors.nameTaken(object.namespace, object.name);
     }
   }
   let restored = 0;

@@ -1,13 +1,13 @@
-import { LibosError, compareCodePoints } from '@libos/core';
-import type { MemoryObject } from './memory-object.js';
-import type { ObjectStoreV1 } from './object-store.js';
-import { quotaExceeded } from './quota-error.js';
+import { checkStoreSignal, compareCodePoints, objectStoreErrors } from '@libos/core';
+import type { MemoryObject, ObjectStoreV1, StoreCallOptions } from '@libos/core';
+
+const NAME = 'memory';
 
 /**
- * The default Object store: everything in this runtime's memory, gone when it stops (CONTRACT.md
- * section 7). Each method does its whole work between two awaits, so every check and its change are
- * one atomic step for any number of concurrent callers in this process. Objects arrive frozen from
- * Object Memory and are kept and returned as they are.
+ * The default Object store: everything in this runtime's memory, gone when it stops (docs/objects.md).
+ * Each method does its whole work between two awaits, so every check and its change are one atomic
+ * step for any number of concurrent callers in this process, and a signal is only checked on entry
+ * (nothing here waits). Objects arrive frozen from Object Memory and are kept and returned as they are.
  */
 export function createMemoryObjectStore(): ObjectStoreV1 {
   const namespaces = new Map<string, Map<string, MemoryObject>>();
@@ -18,28 +18,29 @@ export function createMemoryObjectStore(): ObjectStoreV1 {
   let liveBytes = 0;
   let closed = false;
 
-  function open(): void {
-    if (closed) throw new LibosError('provider_failure', 'The Object store has been closed.', { effect: 'none' });
+  function open(options: StoreCallOptions | undefined): void {
+    if (closed) throw objectStoreErrors.closed(NAME);
+    checkStoreSignal(options?.signal, NAME);
   }
 
   return {
     specificationVersion: 'v1',
-    name: 'memory',
+    name: NAME,
     capabilities: { shared: false, durable: false },
-    async declareNamespace(namespace) {
-      open();
+    async declareNamespace(namespace, options) {
+      open(options);
       if (!namespaces.has(namespace)) namespaces.set(namespace, new Map());
     },
-    async hasNamespace(namespace) {
-      open();
+    async hasNamespace(namespace, options) {
+      open(options);
       return namespaces.has(namespace);
     },
-    async listNamespaces() {
-      open();
+    async listNamespaces(options) {
+      open(options);
       return [...namespaces.keys()].sort(compareCodePoints);
     },
-    async dropNamespace(namespace) {
-      open();
+    async dropNamespace(namespace, options) {
+      open(options);
       const objects = namespaces.get(namespace);
       if (objects === undefined) return 0;
       namespaces.delete(namespace);
@@ -50,63 +51,55 @@ export function createMemoryObjectStore(): ObjectStoreV1 {
       }
       return objects.size;
     },
-    async renewLeases() {
-      open();
+    async renewLeases(_namespaces, options) {
+      open(options);
     },
     async create(object, options) {
-      open();
+      open(options);
       const objects = namespaces.get(object.namespace);
-      if (objects === undefined) {
-        throw new LibosError('namespace_not_found', 'The namespace does not exist.', { effect: 'none', details: { namespace: object.namespace } });
-      }
-      if (objects.has(object.name)) {
-        throw new LibosError('name_taken', 'A live Object already has this name in the namespace.', {
-          effect: 'none',
-          details: { namespace: object.namespace, name: object.name },
-        });
-      }
+      if (objects === undefined) throw objectStoreErrors.namespaceNotFound(object.namespace);
+      if (objects.has(object.name)) throw objectStoreErrors.nameTaken(object.namespace, object.name);
       const { maxObjectsCount, maxObjectsBytes } = options.quota;
-      if (byOid.size + 1 > maxObjectsCount) throw quotaExceeded('objects_max_count', { objects: byOid.size, bytes: liveBytes }, options);
-      if (liveBytes + options.payloadBytes > maxObjectsBytes) {
-        throw quotaExceeded('objects_max_bytes', { objects: byOid.size, bytes: liveBytes }, options);
-      }
-      if (byOid.has(object.oid)) throw new LibosError('provider_failure', 'The oid is already taken.', { effect: 'none' });
+      const usage = { objects: byOid.size, bytes: liveBytes };
+      if (byOid.size + 1 > maxObjectsCount) throw objectStoreErrors.quotaExceeded('objects_max_count', usage, options);
+      if (liveBytes + options.payloadBytes > maxObjectsBytes) throw objectStoreErrors.quotaExceeded('objects_max_bytes', usage, options);
+      if (byOid.has(object.oid)) throw objectStoreErrors.oidTaken(NAME);
       objects.set(object.name, object);
       byOid.set(object.oid, object);
       sizes.set(object.oid, options.payloadBytes);
       liveBytes += options.payloadBytes;
     },
-    async get(namespace, name) {
-      open();
+    async get(namespace, name, options) {
+      open(options);
       return namespaces.get(namespace)?.get(name);
     },
-    async getByOid(oid) {
-      open();
+    async getByOid(oid, options) {
+      open(options);
       return byOid.get(oid);
     },
-    async listNames(namespace) {
-      open();
+    async listNames(namespace, options) {
+      open(options);
       // A Map iterates in insertion order, which is creation order here.
       return [...(namespaces.get(namespace)?.keys() ?? [])];
     },
-    async usage() {
-      open();
+    async usage(options) {
+      open(options);
       return { objects: byOid.size, bytes: liveBytes };
     },
-    async spendUses(key, amount, limit) {
-      open();
+    async spendUses(key, amount, limit, options) {
+      open(options);
       const count = spent.get(key) ?? 0;
       if (count + amount > limit) return false;
       spent.set(key, count + amount);
       return true;
     },
-    async refundUses(key, amount) {
-      open();
+    async refundUses(key, amount, options) {
+      open(options);
       const count = spent.get(key) ?? 0;
       spent.set(key, Math.max(0, count - amount));
     },
-    async spentUses(key) {
-      open();
+    async spentUses(key, options) {
+      open(options);
       return spent.get(key) ?? 0;
     },
     async close() {

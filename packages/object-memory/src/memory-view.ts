@@ -1,5 +1,5 @@
 import { LibosError } from '@libos/core';
-import type { MemoryObject } from './memory-object.js';
+import type { MemoryObject } from '@libos/core';
 
 /**
  * The Objects one process has chosen to keep in view. Creating an Object never attaches it; only

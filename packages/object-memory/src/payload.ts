@@ -1,5 +1,5 @@
 import { LibosError } from '@libos/core';
-import type { JsonValue } from './memory-object.js';
+import type { JsonValue } from '@libos/core';
 
 /** The payload gate's measure: UTF-8 bytes of the payload's compact JSON. */
 export function payloadByteLength(payload: JsonValue): number {

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectLibosError } from '@libos/conformance-harness';
-import { createObjectMemory, newObjectId, payloadByteLength, type MemoryObject, type ObjectStoreV1 } from '@libos/object-memory';
+import { describeValue, detailsDrift, expectLibosError } from '@libos/conformance-harness';
+import { OBJECT_STORE_ERROR_DETAILS, type MemoryObject, type ObjectStoreV1 } from '@libos/core';
+import { createObjectMemory, newObjectId, payloadByteLength } from '@libos/object-memory';
 import type { StoreCaseContext, StoreUnderTest } from './store-case.js';
 
 /** Quotas far above anything a case creates, for cases that are not about quotas. */
@@ -36,7 +37,11 @@ export function createStoreCaseContext(underTest: StoreUnderTest, onCleanup: (cl
     async create(object, quota = {}, target: ObjectStoreV1 = store) {
       await target.create(object, { payloadBytes: payloadByteLength(object.payload), quota: { ...UNREACHED_QUOTA, ...quota } });
     },
-    expectError: (action, codes, effect = 'none') => expectLibosError(action, codes, effect),
+    expectError: (action, codes, effect = 'none') =>
+      expectLibosError(action, codes, effect, (error) => {
+        const drift = detailsDrift(error, OBJECT_STORE_ERROR_DETAILS, 'OBJECT_STORE_ERROR_DETAILS');
+        return drift === undefined ? undefined : `The ${error.code} error's details ${drift} (details: ${describeValue(error.details)}).`;
+      }),
     memory(options = {}) {
       return createObjectMemory({ ...options, store });
     },

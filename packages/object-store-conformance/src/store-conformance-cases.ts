@@ -1,4 +1,5 @@
 import { uniqueCases } from '@libos/conformance-harness';
+import { cancellationCases } from './cases/cancellation-cases.js';
 import { ledgerCases } from './cases/ledger-cases.js';
 import { lifecycleCases } from './cases/lifecycle-cases.js';
 import { memoryCases } from './cases/memory-cases.js';
@@ -19,4 +20,5 @@ export const storeConformanceCases: readonly StoreCase[] = uniqueCases([
   ...textCases,
   ...ledgerCases,
   ...memoryCases,
+  ...cancellationCases,
 ]);

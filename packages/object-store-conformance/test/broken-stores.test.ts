@@ -40,6 +40,7 @@ describe('the kit catches a store that breaks one promise', () => {
       'payload texts',
       'uses ledger',
       'object memory on the store',
+      'cancellation',
     ]);
     expect(new Set(storeConformanceCases.map((testCase) => testCase.id)).size).toBe(storeConformanceCases.length);
   });

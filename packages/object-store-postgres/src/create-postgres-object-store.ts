@@ -1,7 +1,6 @@
-import { LibosError, type Effect } from '@libos/core';
-import { quotaExceeded, type ObjectStoreV1 } from '@libos/object-memory';
+import { LibosError, checkStoreSignal, objectStoreErrors, type Effect, type ObjectStoreV1, type StoreCallOptions } from '@libos/core';
 import pg from 'pg';
-import { databaseFailure } from './database-failure.js';
+import { STORE_NAME, databaseFailure } from './database-failure.js';
 import { migrate } from './migrate.js';
 import {
   declareNamespace,
@@ -37,7 +36,7 @@ export interface PostgresObjectStoreOptions {
 const RETRYABLE = new Set(['40P01', '40001']);
 
 /**
- * Opens an Object store in PostgreSQL (CONTRACT.md section 7), creating or upgrading its schema on
+ * Opens an Object store in PostgreSQL (docs/objects.md), creating or upgrading its schema on
  * first use. Every runtime on every host that opens the same database and schema shares its
  * namespaces, Objects, quotas and uses ledger. Throws `invalid_arguments` or `provider_failure`.
  */
@@ -63,47 +62,45 @@ export async function createPostgresObjectStore(options: PostgresObjectStoreOpti
   }
 
   let closed = false;
-  async function guard<T>(effect: Effect, work: () => Promise<T>): Promise<T> {
-    if (closed) throw new LibosError('provider_failure', 'The Object store has been closed.', { effect: 'none' });
+  // Every call is one statement: the signal is checked before it is sent, and once more when it
+  // settles, so a caller that gave up hears so (with the effect a sent write may have had).
+  async function guard<T>(effect: Effect, options: StoreCallOptions | undefined, work: () => Promise<T>): Promise<T> {
+    if (closed) throw objectStoreErrors.closed(STORE_NAME);
+    checkStoreSignal(options?.signal, STORE_NAME);
+    let result: T;
     try {
-      return await work();
+      result = await work();
     } catch (error) {
       throw databaseFailure(error, effect);
     }
+    checkStoreSignal(options?.signal, STORE_NAME, effect);
+    return result;
   }
 
   return {
     specificationVersion: 'v1',
-    name: 'postgres',
+    name: STORE_NAME,
     capabilities: { shared: true, durable: true, leaseMs },
     declareNamespace: (namespace, declareOptions) =>
-      guard('unknown', () => declareNamespace(pool, schema, namespace, declareOptions?.process === true ? leaseMs : null)),
-    hasNamespace: (namespace) => guard('none', () => namespaceExists(pool, schema, namespace)),
-    listNamespaces: () => guard('none', () => selectNamespaces(pool, schema)),
-    dropNamespace: (namespace) => guard('unknown', () => deleteNamespace(pool, schema, namespace)),
-    renewLeases: (namespaces) => guard('unknown', () => renewLeases(pool, schema, namespaces, leaseMs)),
+      guard('unknown', declareOptions, () => declareNamespace(pool, schema, namespace, declareOptions?.process === true ? leaseMs : null)),
+    hasNamespace: (namespace, callOptions) => guard('none', callOptions, () => namespaceExists(pool, schema, namespace)),
+    listNamespaces: (callOptions) => guard('none', callOptions, () => selectNamespaces(pool, schema)),
+    dropNamespace: (namespace, callOptions) => guard('unknown', callOptions, () => deleteNamespace(pool, schema, namespace)),
+    renewLeases: (namespaces, callOptions) => guard('unknown', callOptions, () => renewLeases(pool, schema, namespaces, leaseMs)),
     create: (object, createOptions) =>
-      guard('unknown', async () => {
+      guard('unknown', createOptions, async () => {
         for (let attempt = 1; ; attempt++) {
           try {
             const outcome = await insertObject(pool, schema, object, createOptions.payloadBytes, createOptions.quota);
-            if (outcome === 'namespace_not_found') {
-              throw new LibosError('namespace_not_found', 'The namespace does not exist.', { details: { namespace: object.namespace } });
-            }
-            if (outcome === 'name_taken') {
-              throw new LibosError('name_taken', 'A live Object already has this name in the namespace.', {
-                details: { namespace: object.namespace, name: object.name },
-              });
-            }
+            if (outcome === 'namespace_not_found') throw objectStoreErrors.namespaceNotFound(object.namespace);
+            if (outcome === 'name_taken') throw objectStoreErrors.nameTaken(object.namespace, object.name);
             return;
           } catch (error) {
             const code = sqlstate(error);
             // The namespace was dropped between the function's lookup and its insert.
-            if (code === '23503') {
-              throw new LibosError('namespace_not_found', 'The namespace does not exist.', { details: { namespace: object.namespace } });
-            }
+            if (code === '23503') throw objectStoreErrors.namespaceNotFound(object.namespace);
             if (code === 'LQ001' || code === 'LQ002') {
-              throw quotaExceeded(code === 'LQ001' ? 'objects_max_count' : 'objects_max_bytes', usageBefore(error), createOptions);
+              throw objectStoreErrors.quotaExceeded(code === 'LQ001' ? 'objects_max_count' : 'objects_max_bytes', usageBefore(error), createOptions);
             }
             // A deadlock or serialization failure rolled the statement back: nothing landed, try again.
             if (code !== undefined && RETRYABLE.has(code) && attempt < 3) continue;
@@ -111,18 +108,18 @@ export async function createPostgresObjectStore(options: PostgresObjectStoreOpti
           }
         }
       }),
-    get: (namespace, name) => guard('none', () => selectObject(pool, schema, namespace, name)),
-    getByOid: (oid) => guard('none', () => selectObjectByOid(pool, schema, oid)),
-    listNames: (namespace) => guard('none', () => selectNames(pool, schema, namespace)),
-    usage: () =>
-      guard('none', async () => {
+    get: (namespace, name, callOptions) => guard('none', callOptions, () => selectObject(pool, schema, namespace, name)),
+    getByOid: (oid, callOptions) => guard('none', callOptions, () => selectObjectByOid(pool, schema, oid)),
+    listNames: (namespace, callOptions) => guard('none', callOptions, () => selectNames(pool, schema, namespace)),
+    usage: (callOptions) =>
+      guard('none', callOptions, async () => {
         // Objects of expired process namespaces are not live: drop them before counting.
         await sweepExpired(pool, schema);
         return selectUsage(pool, schema);
       }),
-    spendUses: (key, amount, limit) => guard('unknown', () => spendUses(pool, schema, key, amount, limit)),
-    refundUses: (key, amount) => guard('unknown', () => refundUses(pool, schema, key, amount)),
-    spentUses: (key) => guard('none', () => spentUses(pool, schema, key)),
+    spendUses: (key, amount, limit, callOptions) => guard('unknown', callOptions, () => spendUses(pool, schema, key, amount, limit)),
+    refundUses: (key, amount, callOptions) => guard('unknown', callOptions, () => refundUses(pool, schema, key, amount)),
+    spentUses: (key, callOptions) => guard('none', callOptions, () => spentUses(pool, schema, key)),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,5 +1,7 @@
+import { objectStoreErrors } from '@libos/core';
 import type { Pool } from 'pg';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { STORE_NAME } from './database-failure.js';
 
 // The first key of the two-key advisory lock: "libO" in ASCII, so no other application's lock
 // on the same schema name collides with ours by accident.
@@ -39,9 +41,7 @@ export async function migrate(
     const from = rows[0]?.version ?? 0;
     const newest = migrations.at(-1)?.version ?? 0;
     if (from > newest) {
-      throw new Error(
-        `The schema "${schemaName}" is at version ${from}, newer than this package knows (${newest}); upgrade @libos/object-store-postgres.`,
-      );
+      throw objectStoreErrors.schemaTooNew(STORE_NAME, from, newest);
     }
     for (const migration of migrations) {
       if (migration.version <= from) continue;

@@ -1,4 +1,4 @@
-import type { MemoryObject } from '@libos/object-memory';
+import type { MemoryObject } from '@libos/core';
 import type { Pool } from 'pg';
 import { OBJECT_COLUMNS, objectFromRow, type ObjectRow } from './object-rows.js';
 import { utf8Bytes, utf8Text } from './utf8.js';

@@ -1,5 +1,7 @@
-import { LABELS, LibosError, type Label } from '@libos/core';
-import { OID_PATTERN, freezeJsonCopy, isObjectType, type MemoryObject } from '@libos/object-memory';
+import { LABELS, objectStoreErrors, type Label } from '@libos/core';
+import { OID_PATTERN, isObjectType, type MemoryObject } from '@libos/core';
+import { freezeJsonCopy } from '@libos/object-memory';
+import { STORE_NAME } from './database-failure.js';
 import { utf8Text } from './utf8.js';
 
 /** The columns every Object query selects, in the shape `objectFromRow` reads. */
@@ -21,10 +23,7 @@ export interface ObjectRow {
 export function objectFromRow(row: ObjectRow): MemoryObject {
   // The database is shared; a row some other writer got wrong must not pass for an Object.
   if (!OID_PATTERN.test(row.oid) || !isObjectType(row.type) || !LABELS.includes(row.label as Label)) {
-    throw new LibosError('provider_failure', 'The Object store holds a row that is not a valid Object.', {
-      effect: 'none',
-      details: { oid: row.oid },
-    });
+    throw objectStoreErrors.invalidRecord(STORE_NAME, String(row.oid));
   }
   return Object.freeze({
     oid: row.oid,

@@ -35,7 +35,10 @@ describePostgres('migrations', () => {
     const pool = testPool();
     await migrate(pool, schema, quoteSchema(schema));
     await pool.query(`INSERT INTO "${schema}".schema_migrations (version, description) VALUES (1000, 'from the future')`);
-    await expect(migrate(pool, schema, quoteSchema(schema))).rejects.toThrow(/version 1000, newer than this package knows/);
+    await expect(migrate(pool, schema, quoteSchema(schema))).rejects.toMatchObject({
+      code: 'provider_failure',
+      details: { reason: 'schema_too_new', schema_version: 1000 },
+    });
   });
 });
 

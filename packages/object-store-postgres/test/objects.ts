@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MemoryObject, ObjectStoreCreateOptions } from '@libos/object-memory';
+import type { MemoryObject, ObjectStoreCreateOptions } from '@libos/core';
 
 /** A quota no test reaches unless it means to. */
 export const ROOMY = { maxObjectsCount: 100_000, maxObjectsBytes: 268_435_456 } as const;

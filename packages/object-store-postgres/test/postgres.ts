@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, inject, onTestFinished } from 'vitest';
-import type { ObjectStoreV1 } from '@libos/object-memory';
+import type { ObjectStoreV1 } from '@libos/core';
 import { createPostgresObjectStore, type PostgresObjectStoreOptions } from '../src/index.js';
 
 declare module 'vitest' {

@@ -135,7 +135,7 @@ describe('createOpenAIAgentsTools in an Agents SDK run', () => {
     expect(read.strict).toBe(true);
     expect(read.parameters).toMatchObject({
       type: 'object',
-      required: ['path', 'encoding', 'max_bytes'],
+      required: ['path', 'encoding', 'max_bytes', 'start_line', 'tail_lines'],
       additionalProperties: false,
       properties: {
         path: { type: 'string' },

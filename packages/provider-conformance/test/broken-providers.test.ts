@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { conformanceCases, runCase } from '../src/index.js';
 import type { ConformanceCase } from '../src/index.js';
+import { appendCopyBrokenProviders } from './append-copy-broken-providers.js';
 import { brokenProviders as firstBrokenProviders } from './broken-providers.js';
 import { moreBrokenProviders } from './more-broken-providers.js';
 import { memfsTestbed } from './memfs-testbed.js';
 import { stagingBrokenProviders } from './staging-broken-providers.js';
 
-const brokenProviders = [...firstBrokenProviders, ...moreBrokenProviders, ...stagingBrokenProviders];
+const brokenProviders = [...firstBrokenProviders, ...moreBrokenProviders, ...stagingBrokenProviders, ...appendCopyBrokenProviders];
 const byId = new Map(conformanceCases.map((testCase) => [testCase.id, testCase]));
 
 function caseFor(id: string): ConformanceCase {

@@ -191,11 +191,17 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     factory: broken((inner, volume, at) => ({
       deleteDirectory: async (path, options) => {
         if (!options.recursive || (await inner.stat(path)).kind !== 'directory') return inner.deleteDirectory(path, options);
-        const holdsGit = (directory: string): boolean =>
-          (volume.readdirSync(directory) as string[]).some(
-            (name) => name === '.git' || (volume.lstatSync(`${directory}/${name}`).isDirectory() && holdsGit(`${directory}/${name}`)),
-          );
-        if (holdsGit(at(path))) throw providerErrors.protectedPath(path, path);
+        // The first `.git` spelled exactly, as a workspace path, or undefined.
+        const findGit = (directory: string, relative: string): string | undefined => {
+          for (const name of volume.readdirSync(directory) as string[]) {
+            if (name === '.git') return `${relative}/${name}`;
+            const found = volume.lstatSync(`${directory}/${name}`).isDirectory() ? findGit(`${directory}/${name}`, `${relative}/${name}`) : undefined;
+            if (found !== undefined) return found;
+          }
+          return undefined;
+        };
+        const git = findGit(at(path), path);
+        if (git !== undefined) throw providerErrors.protectedPath(path, git as WorkspacePath);
         volume.rmSync(at(path), { recursive: true });
         return { deleted: true };
       },

@@ -134,19 +134,21 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
   {
     name: 'pre-scans a tree with bounded listings and depth',
     factory: broken((inner, volume, at) => {
-      const holdsGit = async (path: WorkspacePath, depth: number): Promise<boolean> => {
-        if (depth > 10) return false;
+      const findGit = async (path: WorkspacePath, depth: number): Promise<WorkspacePath | undefined> => {
+        if (depth > 10) return undefined;
         const { entries } = await inner.listDirectory(path, { limit: 1000 });
         for (const entry of entries) {
-          if (entry.name === '.git') return true;
-          if (entry.kind === 'directory' && (await holdsGit(entry.path, depth + 1))) return true;
+          if (entry.name === '.git') return entry.path;
+          const found = entry.kind === 'directory' ? await findGit(entry.path, depth + 1) : undefined;
+          if (found !== undefined) return found;
         }
-        return false;
+        return undefined;
       };
       return {
         deleteDirectory: async (path, options) => {
           if (!options.recursive) return inner.deleteDirectory(path, options);
-          if (await holdsGit(path, 0)) throw providerErrors.protectedPath(path, path);
+          const git = await findGit(path, 0);
+          if (git !== undefined) throw providerErrors.protectedPath(path, git);
           volume.rmSync(at(path), { recursive: true });
           return { deleted: true };
         },

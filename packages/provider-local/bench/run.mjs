@@ -1,4 +1,5 @@
 // Runs every provider-local benchmark against the built dist (run `npx tsup` in core and here first).
+import { benchAppendFile } from './append-file.mjs';
 import { benchEditAndSearch } from './edit-and-search.mjs';
 import { benchListLargeDirectory } from './list-large-directory.mjs';
 import { benchReadSmallFile } from './read-small-file.mjs';
@@ -14,3 +15,4 @@ await benchRecursiveDelete();
 await benchWriteFile();
 await benchWriteFileOnTmpfs();
 await benchEditAndSearch();
+await benchAppendFile();

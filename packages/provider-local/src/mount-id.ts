@@ -14,8 +14,10 @@ export function mountIdOf(fd: number): number | null {
   let info: number;
   try {
     info = openSync(`/proc/self/fdinfo/${fd}`, 'r');
-  } catch {
-    return null;
+  } catch (error) {
+    // Only a kernel without fdinfo reports no mount id; EMFILE and the like are host failures, not a mount seen.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
   }
   try {
     const length = readSync(info, fdinfo, 0, fdinfo.length, 0);

@@ -167,6 +167,22 @@ for (const borrowWorkingDirectory of [false, true]) {
       expectBothOutcomes(tally);
     });
 
+    it('appends, copies and line reads never read or write outside', async () => {
+      const tally = await race(
+        borrowWorkingDirectory,
+        () => undefined,
+        async (_process, round, call) => {
+          await call('append_text_file', { path: 'zone/x/c/f.txt', content: 'more\n' });
+          await call('append_text_file', { path: `zone/x/c/new-${round % 3}.txt`, content: 'made\n', create: true });
+          await call('copy_file', { from: 'zone/x/c/f.txt', to: `zone/x/c/copy-${round % 3}.txt`, overwrite: true });
+          await call('copy_file', { from: 'zone/x/secret.txt', to: 'zone/copied.txt', overwrite: true });
+          await call('read_text_file', { path: 'zone/x/c/f.txt', tail_lines: 2 });
+          await call('read_text_file', { path: 'zone/x/c/f.txt', start_line: 2 });
+        },
+      );
+      expectBothOutcomes(tally);
+    });
+
     it('recursive deletes never delete outside', async () => {
       const tally = await race(
         borrowWorkingDirectory,

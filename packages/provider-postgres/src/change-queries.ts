@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { checkSignal, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { databaseFailure } from './database-failure.js';
 import { CHUNK_BYTES } from './migrations.js';
 import { pathNames, type PathNames } from './path-names.js';
@@ -12,12 +12,7 @@ import { refusal, type Outcome } from './refusal.js';
  * COMMIT is sent (the server rolls an unfinished transaction back), `unknown` while it is in flight.
  */
 export async function inTransaction<T>(pool: Pool, path: WorkspacePath, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  let client: PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (error) {
-    throw databaseFailure(error, path, 'none');
-  }
+  const client = await connect(pool, path);
   let broken = false;
   try {
     await client.query('BEGIN');
@@ -38,7 +33,47 @@ export async function inTransaction<T>(pool: Pool, path: WorkspacePath, work: (c
     }
     throw databaseFailure(error, path, 'none');
   } finally {
-    client.release(broken ? true : undefined);
+    release(client, broken);
+  }
+}
+
+const ignore = (): void => undefined;
+
+/**
+ * A connection of the pool for one call. A connection cut off while checked out also emits
+ * 'error' on the client, which would end the process unheard; the call's own query rejects too,
+ * and that is what the caller reports.
+ */
+async function connect(pool: Pool, path: WorkspacePath): Promise<PoolClient> {
+  try {
+    const client = await pool.connect();
+    client.on('error', ignore);
+    return client;
+  } catch (error) {
+    throw databaseFailure(error, path, 'none');
+  }
+}
+
+/** Gives a connection back; a broken one (or one whose state is unknown) is destroyed instead. */
+function release(client: PoolClient, broken: boolean): void {
+  client.off('error', ignore);
+  client.release(broken ? true : undefined);
+}
+
+/**
+ * Runs one statement that changes the workspace (in its own implicit transaction). A connection
+ * that cannot be had changed nothing; one lost while the statement ran may have committed it.
+ */
+export async function changeStatement<T extends QueryResultRow>(pool: Pool, path: WorkspacePath, sql: string, parameters: unknown[]): Promise<T[]> {
+  const client = await connect(pool, path);
+  let broken = false;
+  try {
+    return (await client.query<T>(sql, parameters)).rows;
+  } catch (error) {
+    broken = true;
+    throw databaseFailure(error, path, 'unknown');
+  } finally {
+    release(client, broken);
   }
 }
 
@@ -77,12 +112,7 @@ export async function writeFile(
     throw refusal(at, outcome, { expectedSha256: options.expectedSha256, writeBytes: bytes.length, maxBytes });
   };
   if (chunks.length <= 1) {
-    let rows: Array<Outcome & { created: boolean }>;
-    try {
-      ({ rows } = await pool.query(sql, parameters(null, chunks[0] ?? null, 0)));
-    } catch (error) {
-      throw databaseFailure(error, path, 'unknown');
-    }
+    const rows = await changeStatement<Outcome & { created: boolean }>(pool, path, sql, parameters(null, chunks[0] ?? null, 0));
     return settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
   }
   return inTransaction(pool, path, async (client) => {
@@ -102,13 +132,8 @@ export async function writeFile(
   });
 }
 
-async function change<T extends Outcome>(pool: Pool, at: PathNames, sql: string, parameters: unknown[]): Promise<T> {
-  let rows: T[];
-  try {
-    ({ rows } = await pool.query<T>(sql, parameters));
-  } catch (error) {
-    throw databaseFailure(error, at.path, 'unknown');
-  }
+async function change<T extends Outcome & QueryResultRow>(pool: Pool, at: PathNames, sql: string, parameters: unknown[]): Promise<T> {
+  const rows = await changeStatement<T>(pool, at.path, sql, parameters);
   const outcome = rows[0];
   if (outcome === undefined) throw providerErrors.failure(at.path, null);
   if (outcome.status !== 'ok') throw refusal(at, outcome);
@@ -160,18 +185,12 @@ export async function renameFile(
   const source = pathNames(from);
   const target = pathNames(to);
   if (source.names.length === 0) throw providerErrors.notAFile(from, 'directory');
-  let rows: Array<Outcome & { side: string; replaced: boolean }>;
-  try {
-    ({ rows } = await pool.query(`SELECT status, side, depth, replaced FROM ${ref.schema}.rename_file($1, $2, $3::bytea[], $4::bytea[], $5)`, [
-      ref.workspaceId,
-      ref.rootId,
-      source.names,
-      target.names,
-      overwrite,
-    ]));
-  } catch (error) {
-    throw databaseFailure(error, to, 'unknown');
-  }
+  const rows = await changeStatement<Outcome & { side: string; replaced: boolean }>(
+    pool,
+    to,
+    `SELECT status, side, depth, replaced FROM ${ref.schema}.rename_file($1, $2, $3::bytea[], $4::bytea[], $5)`,
+    [ref.workspaceId, ref.rootId, source.names, target.names, overwrite],
+  );
   const outcome = rows[0];
   if (outcome === undefined) throw providerErrors.failure(to, null);
   if (outcome.status !== 'ok') throw refusal(outcome.side === 'from' ? source : target, outcome);

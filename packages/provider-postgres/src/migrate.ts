@@ -28,6 +28,9 @@ export async function migrate(
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<MigrationReport> {
   const client = await pool.connect();
+  // Cut off while checked out, the client also emits 'error'; the query's rejection reports it.
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
   let broken: unknown;
   try {
     await client.query('BEGIN');
@@ -63,6 +66,7 @@ export async function migrate(
     throw error;
   } finally {
     // After a failure the connection may be broken or mid-transaction: drop it rather than reuse it.
+    client.off('error', ignore);
     client.release(broken === undefined ? undefined : true);
   }
 }

@@ -51,11 +51,11 @@ export const toolCall: fc.Arbitrary<ToolCall> = fc.oneof(
         edits: fc
           .array(
             fc.record({
-              old_text: fc.constantFrom('hello', 'world', 'line', '€'),
+              old_text: fc.constantFrom('hello', 'hello', 'world', 'line', '€'),
               new_text: fc.constantFrom('bye', '', 'é'),
               replace_all: optional(flag),
             }),
-            { minLength: 1, maxLength: 2 },
+            { minLength: 1, maxLength: 1 },
           )
           .map((edits) => edits.map(dropUndefined)),
         expected_content_sha256: optional(fc.constantFrom(...HASHES)),

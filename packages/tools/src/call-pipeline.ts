@@ -11,6 +11,7 @@ import {
   type FileSystemProviderV1,
   type Permit,
 } from '@libos/core';
+import { tagProviderCalls } from './tag-provider-calls.js';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
@@ -153,7 +154,8 @@ function createContext(
   let argumentsSha256: string | undefined;
   const context: ToolContext = {
     process: state,
-    provider: audit === undefined ? environment.provider : audit.watch(environment.provider),
+    // Tagged with the tool's name for providers that record which tool changed what (docs/overlay.md).
+    provider: tagProviderCalls(audit === undefined ? environment.provider : audit.watch(environment.provider), toolName),
     authority: environment.authority,
     memory: environment.memory,
     bounds: environment.bounds,

@@ -112,7 +112,7 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     ...(options.approver === undefined ? {} : { approver: options.approver }),
   });
   const { registered, tools } = registerTools(options.tools ?? BUILTIN_TOOLS, config.bounds, BUILTIN_SET);
-  const audit = options.audit === undefined ? undefined : await options.audit.openSession({ provider: provider.name });
+  const audit = options.audit === undefined ? undefined : await options.audit.openSession({ provider: provider.name, ...rootOf(provider) });
   let closed = false;
   let closing: Promise<void> | undefined;
   const environment: CallEnvironment = {
@@ -152,4 +152,14 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
       return closing;
     },
   };
+}
+
+// The host directory a real-disk provider serves, so an audit trail can refuse to lie inside it.
+function rootOf(provider: FileSystemProviderV1): { root?: string } {
+  try {
+    const root = provider.hostPath?.(ROOT_PATH);
+    return root === undefined ? {} : { root };
+  } catch {
+    return {};
+  }
 }

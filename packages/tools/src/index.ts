@@ -1,4 +1,5 @@
 export { createRuntime } from './create-runtime.js';
+export { describeTools } from './describe-tools.js';
 export type { Runtime, RuntimeOptions } from './create-runtime.js';
 export { loadConfig } from './load-config.js';
 export type { LoadConfigOptions } from './load-config.js';

@@ -13,6 +13,14 @@ const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] =
   ['write_text_file', { path: 'private/d', content: 'x', overwrite: false }],
   ['edit_text_file', { path: 'private/f.txt', edits: [{ old_text: 'private', new_text: 'changed' }] }],
   ['edit_text_file', { path: 'private/d', edits: [{ old_text: 'x', new_text: 'y' }] }],
+  ['edit_text_file', { path: 'private/f.txt', edits: [{ old_text: 'private', new_text: 'changed' }], dry_run: true }],
+  ['read_text_file', { path: 'private/f.txt', tail_lines: 2 }],
+  ['read_text_file', { path: 'private/f.txt', start_line: 2 }],
+  ['append_text_file', { path: 'private/f.txt', content: 'more' }],
+  ['append_text_file', { path: 'private/new.txt', content: 'x', create: true }],
+  ['copy_file', { from: 'private/f.txt', to: 'private/g.txt' }],
+  ['copy_file', { from: 'public/f.txt', to: 'private/d', overwrite: true }],
+  ['copy_file', { from: 'private/f.txt', to: 'public/copied.txt' }],
   ['search_files', { path: 'private/d', query: 'x' }],
   ['search_files', { path: 'private', query: 'private' }],
   ['move_file', { from: 'private/f.txt', to: 'private/g.txt' }],
@@ -80,7 +88,7 @@ describe('authority through the runtime', () => {
         outcomes.push(await process.call(tool, args));
         // An edit shows its approver the diff (CONTRACT.md 3b), so with someone to ask it reads the
         // file first; it still writes nothing and answers the same whether the file exists.
-        expect(calls).toEqual(tool === 'edit_text_file' && approver !== undefined ? ['readFile'] : []);
+        expect(calls).toEqual(tool === 'edit_text_file' && approver !== undefined && args.dry_run !== true ? ['readFile'] : []);
       }
       expect(outcomes[0]).toEqual(outcomes[1]);
       expect(outcomes[0]).toMatchObject({ ok: false, error: { code, effect: 'none' } });

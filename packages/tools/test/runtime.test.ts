@@ -15,11 +15,13 @@ const TOOL_NAMES = [
   'read_text_file',
   'write_text_file',
   'edit_text_file',
+  'append_text_file',
   'search_files',
   'write_directory',
   'delete_file',
   'delete_directory',
   'move_file',
+  'copy_file',
   'create_object_from_file',
   'write_object_to_file',
 ];

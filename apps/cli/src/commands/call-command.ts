@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { failureJson } from '../mcp/to-call-tool-result.js';
 import { parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
@@ -20,7 +19,8 @@ export async function callCommand(args: readonly string[]): Promise<number> {
   const workspace = await openWorkspace(workspaceOptionsFrom('libos call', values));
   try {
     const outcome = await workspace.runtime.spawn().call(tool, toolArguments);
-    const printed = outcome.ok ? { ok: true, result: outcome.result } : { ok: false, error: failureJson(outcome.error) };
+    // The runtime's failure is already the shape every app prints (`details` always present).
+    const printed = outcome.ok ? { ok: true, result: outcome.result } : { ok: false, error: outcome.error };
     process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
     return outcome.ok ? 0 : 1;
   } finally {

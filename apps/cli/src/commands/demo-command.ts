@@ -2,11 +2,10 @@ import { mkdir, symlink, lstat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { failureJson } from '../mcp/to-call-tool-result.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
-import type { ToolProcess } from '../workspace/runtime-shape.js';
+import type { ToolCaller } from '@libos/tools';
 import { DEMO_HELP } from './help-texts.js';
 
 interface TourStep {
@@ -68,10 +67,10 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-async function runStep(agent: ToolProcess, step: TourStep, number: number, write: (text: string) => void): Promise<void> {
+async function runStep(agent: Pick<ToolCaller, 'call'>, step: TourStep, number: number, write: (text: string) => void): Promise<void> {
   write(`\n${number}. ${step.note}\n   call   ${step.tool} ${JSON.stringify(step.args)}\n`);
   const outcome = await agent.call(step.tool, step.args);
-  const shown = outcome.ok ? { ok: true, result: outcome.result } : { ok: false, error: failureJson(outcome.error) };
+  const shown = outcome.ok ? { ok: true, result: outcome.result } : { ok: false, error: outcome.error };
   write(`   result ${JSON.stringify(shown)}\n`);
 }
 

@@ -36,6 +36,9 @@ ${backendLines()}
   --objects postgres://USER@HOST:PORT/DB
                          Keep Objects in PostgreSQL instead, shared with every libos on that database
                          (declared namespaces persist; grant uses are shared under the config's policy_id)
+  --audit FILE           Record every call (never its content) in FILE, chained and checkpointed; FILE
+                         must lie outside the root (see \`libos audit --help\`)
+  --audit-key KEY        Sign the audit checkpoints with this Ed25519 key (from \`libos audit keygen\`)
   -h, --help             Show this help
 `;
 
@@ -51,6 +54,7 @@ Commands:
   tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
   shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
   demo      A guided tour of the tools on a demo workspace
+  audit     Make a signing key, verify or show an audit log (keygen, verify, show)
 
 Run \`libos <command> --help\` for a command's options. \`libos --version\` prints the version.
 `;

@@ -1,18 +1,13 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { escapeForDisplay, type Approver } from '@libos/core';
-import { maxMessageBytes } from '../mcp/channel-limits.js';
-import { clientRoot } from '../mcp/client-root.js';
+import { clientRoot, createElicitationApprover, serveStdio, type StdioSession } from '@libos/mcp';
+import { describeTools } from '@libos/tools';
 import { createDeferredProcess } from '../mcp/deferred-process.js';
-import { createElicitationApprover } from '../mcp/elicitation-approver.js';
-import { openMcpSession, type McpSession } from '../mcp/open-mcp-session.js';
-import { oversizeAnswer } from '../mcp/oversize-answer.js';
-import { OversizeLineFilter } from '../mcp/oversize-line-filter.js';
-import { serveLines, streamSink } from '../mcp/serve-stdio.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { USAGE_EXIT_STATUS } from '../usage-error.js';
-import { openWorkspace, type OpenWorkspace } from '../workspace/open-workspace.js';
+import { VERSION } from '../version.js';
 import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
+import { openWorkspace, readConfig, type OpenWorkspace } from '../workspace/open-workspace.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom, type WorkspaceOptions } from '../workspace/workspace-options.js';
 import { MCP_HELP } from './help-texts.js';
 
@@ -32,26 +27,25 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   // Without --root the client's MCP roots choose the directory, never the launch directory.
   const fromRoots = BACKEND_REGISTRY.provider(options.provider)?.servesRoot === true && values.root === undefined;
 
-  let mcp: McpSession | undefined;
-  const approver = createElicitationApprover(() => mcp?.server);
+  const approver = createElicitationApprover();
   // With roots, only the config is known before `initialize`: the tool list comes from it alone.
   let workspace: OpenWorkspace | undefined = fromRoots ? undefined : await openWorkspace(options, approver);
-  const listing =
-    workspace ??
-    (await openWorkspace({ provider: 'memfs', root: options.root, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) }));
-  const { tools, bounds } = { tools: listing.runtime.tools, bounds: listing.bounds };
-  if (fromRoots) await listing.close();
+  const runtime = workspace?.runtime ?? describeTools(options.configFile === undefined ? {} : { config: await readConfig(options.configFile) });
   const deferred = createDeferredProcess();
   if (workspace !== undefined) deferred.resolve(workspace.runtime.spawn());
-  mcp = await openMcpSession({ tools, process: deferred.process, sink: streamSink(process.stdout), log });
-  const { channel, server } = mcp;
+  const session: StdioSession = await serveStdio(
+    { tools: runtime.tools, bounds: runtime.bounds, spawn: () => deferred.process },
+    { process: deferred.process, log, version: VERSION },
+  );
+  const { server } = session;
+  const { tools } = runtime;
 
   let closing = false;
   const shutdown = async (status: number): Promise<void> => {
     if (closing) return;
     closing = true;
     try {
-      await server.close();
+      await session.close();
       // The session's process ends with the session: its namespace and Objects are dropped.
       await deferred.process.end?.();
       await workspace?.close();
@@ -67,15 +61,6 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   // A closed terminal (SIGHUP) ends the session like the other signals, saving the Objects.
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown(0));
 
-  // A longer line never reaches the channel: the filter drops it as it streams and the request is
-  // answered here, a tool call with arguments_too_large.
-  const maxLineBytes = maxMessageBytes(bounds.arguments_max_bytes);
-  const input = new OversizeLineFilter(maxLineBytes, (line) => {
-    log(`dropped a message of ${line.bytes} bytes (more than ${maxLineBytes})`);
-    const answer = oversizeAnswer(line, bounds.arguments_max_bytes, maxLineBytes);
-    if (answer !== undefined) channel.reply(answer);
-  });
-  process.stdin.pipe(input);
   // Logged once the signal handlers are in place: a launcher may signal as soon as it reads this.
   if (fromRoots) {
     log("no --root: waiting for the client's MCP roots (local provider)");
@@ -91,7 +76,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
           const message = `libos mcp serves no workspace: ${error instanceof Error ? error.message : String(error)}; pass --root DIR to choose one.`;
           log(message);
           deferred.refuse(message);
-          void channel.drained().then(() => shutdown(USAGE_EXIT_STATUS));
+          void session.drained().then(() => shutdown(USAGE_EXIT_STATUS));
         },
       );
     };
@@ -99,7 +84,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
     log(`serving ${workspace!.served} (${options.provider} provider, ${tools.length} tools) on stdio`);
   }
   // End of input: every request already read is answered and written before the session ends.
-  serveLines(channel, input).then(
+  session.finished.then(
     () => shutdown(0),
     (error: unknown) => {
       log(`reading stdin failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -111,7 +96,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
 
 /** The workspace the client's one `file://` root names, opened like `--root` would open it. */
 async function serveClientRoot(
-  server: McpSession['server'],
+  server: StdioSession['server'],
   options: WorkspaceOptions,
   approver: Approver,
 ): Promise<OpenWorkspace & { root: string }> {

@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
-import { maxMessageBytes } from '../mcp/channel-limits.js';
-import { createElicitationApprover } from '../mcp/elicitation-approver.js';
-import { currentSession } from '../http/http-session.js';
+import { createElicitationApprover, serveHttp } from '@libos/mcp';
 import { httpOptionsFrom } from '../http/http-options.js';
-import { serveHttp } from '../http/serve-http.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
+import { VERSION } from '../version.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
@@ -40,16 +38,8 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
 
   // One runtime serves every session; an approval goes to the client of the session asking.
-  const workspace = await openWorkspace(
-    workspaceOptions,
-    createElicitationApprover(() => currentSession.getStore()?.mcp.server),
-  );
-  const server = await serveHttp({
-    ...httpOptions,
-    runtime: workspace.runtime,
-    maxRequestBytes: maxMessageBytes(workspace.bounds.arguments_max_bytes),
-    log,
-  }).catch(async (error: NodeJS.ErrnoException) => {
+  const workspace = await openWorkspace(workspaceOptions, createElicitationApprover());
+  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION }).catch(async (error: NodeJS.ErrnoException) => {
     await workspace.close();
     throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
   });

@@ -1,5 +1,5 @@
-import { toMcpTool } from '../mcp/create-mcp-server.js';
-import type { ToolSummary } from '../workspace/runtime-shape.js';
+import { toMcpTool } from '@libos/mcp';
+import type { ToolSummary } from '@libos/tools';
 
 /** The shapes `libos tools --format` prints. */
 export const TOOL_FORMATS = ['mcp', 'openai', 'openai-responses', 'anthropic', 'json-schema'] as const;

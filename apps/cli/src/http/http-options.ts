@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { isLoopback } from '@libos/mcp';
 import { UsageError } from '../usage-error.js';
 
 /** What `libos serve` listens on and whom it lets in (CONTRACT.md section 8). */
@@ -25,12 +26,6 @@ interface HttpFlagValues {
 const DEFAULT_IDLE_SECONDS = 900;
 const DEFAULT_MAX_SESSIONS = 256;
 const DEFAULT_DRAIN_SECONDS = 30;
-
-/** True for 127.0.0.0/8, ::1 and `localhost`: addresses no other host can reach. */
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost' || host === '::1') return true;
-  return isIP(host) === 4 && host.startsWith('127.');
-}
 
 /** `HOST:PORT`, `[V6]:PORT` or `:PORT` / `PORT` (loopback). Port 0 picks a free port. */
 export function parseListenAddress(command: string, text: string): { host: string; port: number } {

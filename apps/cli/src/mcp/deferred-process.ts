@@ -1,19 +1,19 @@
 import type { CallResult } from '@libos/core';
-import type { ToolProcess } from '../workspace/runtime-shape.js';
+import type { McpProcess } from '@libos/mcp';
 
 /** A process known only once the workspace is (the client's MCP roots decide it after `initialize`). */
 export interface DeferredProcess {
-  readonly process: ToolProcess;
+  readonly process: McpProcess;
   /** The process every call, waiting or later, runs in. */
-  resolve(process: ToolProcess): void;
+  resolve(process: McpProcess): void;
   /** No workspace will be served: every call, waiting or later, fails with this sentence. */
   refuse(message: string): void;
 }
 
 export function createDeferredProcess(): DeferredProcess {
-  let settle: (outcome: ToolProcess | string) => void = () => {};
-  const ready = new Promise<ToolProcess | string>((resolve) => (settle = resolve));
-  let settled: ToolProcess | string | undefined;
+  let settle: (outcome: McpProcess | string) => void = () => {};
+  const ready = new Promise<McpProcess | string>((resolve) => (settle = resolve));
+  let settled: McpProcess | string | undefined;
   void ready.then((outcome) => (settled = outcome));
   const refusal = (message: string): CallResult => ({ ok: false, error: { code: 'provider_failure', message, effect: 'none', details: {} } });
   return {

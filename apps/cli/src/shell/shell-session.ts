@@ -1,5 +1,5 @@
 import { escapeForDisplay, type CallResult } from '@libos/core';
-import type { ToolProcess } from '../workspace/runtime-shape.js';
+import type { ToolCaller } from '@libos/tools';
 import { describeFailure, formatListing } from './format-output.js';
 import { restAfter, splitWords, type Word } from './split-words.js';
 
@@ -36,7 +36,7 @@ export class ShellSession {
   #failed = false;
 
   constructor(
-    private readonly process: ToolProcess,
+    private readonly process: Pick<ToolCaller, 'call'>,
     private readonly toolNames: readonly string[],
     private readonly write: (text: string) => void,
   ) {}

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Approver, Bounds, LibosConfig, OpenedProvider } from '@libos/core';
-import { createRuntime, loadConfig } from '@libos/tools';
+import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
-import type { WorkspaceRuntime } from './runtime-shape.js';
+import { openAuditLog } from './audit-options.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** What `createRuntime` takes as `objectStore`. */
@@ -12,7 +12,7 @@ type ObjectStore = NonNullable<Parameters<typeof createRuntime>[0]['objectStore'
 
 /** A composed runtime plus what the apps need around it. */
 export interface OpenWorkspace {
-  readonly runtime: WorkspaceRuntime;
+  readonly runtime: Runtime;
   readonly bounds: Bounds;
   /** What is served, for the start-up line (escaped for display). */
   readonly served: string;
@@ -37,17 +37,22 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     await opened.close?.();
     throw error;
   });
-  let runtime: WorkspaceRuntime;
+  const audit = await openAuditLog(options, opened.hostDirectories).catch(async (error: unknown) => {
+    await Promise.allSettled([objectStore?.close(), opened.close?.()]);
+    throw error;
+  });
+  let runtime: Runtime;
   try {
     runtime = await createRuntime({
       provider,
+      ...(audit === undefined ? {} : { audit }),
       ...(config === undefined ? {} : { config }),
       ...(approver === undefined ? {} : { approver }),
       ...(restore === undefined ? {} : { restore }),
       ...(objectStore === undefined ? {} : { objectStore }),
     });
   } catch (error) {
-    await objectStore?.close();
+    await Promise.allSettled([objectStore?.close(), audit?.close()]);
     await opened.close?.();
     if (restore === undefined) throw error;
     throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
@@ -74,7 +79,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
         }
       } finally {
         try {
-          await runtime.close();
+          await runtime.close().finally(() => audit?.close());
         } finally {
           await opened.close?.();
         }
@@ -88,7 +93,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
  * since no later process can reach it. Restored namespaces the config no longer declares are
  * kept too, so that editing the config never silently drops Objects.
  */
-async function saveObjects(runtime: WorkspaceRuntime, file: string): Promise<void> {
+async function saveObjects(runtime: Runtime, file: string): Promise<void> {
   const namespaces = (await runtime.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
   await runtime.checkpoint(file, { namespaces });
 }
@@ -105,7 +110,7 @@ async function openObjectStore(url: string | undefined): Promise<ObjectStore | u
   }
 }
 
-async function readConfig(file: string): Promise<LibosConfig> {
+export async function readConfig(file: string): Promise<LibosConfig> {
   try {
     return await loadConfig(file);
   } catch (error) {

@@ -1,4 +1,5 @@
 import { UsageError } from '../usage-error.js';
+import { auditOptionsFrom, type AuditOptions } from './audit-options.js';
 import { BACKEND_REGISTRY, backendFlags, type BackendRegistry } from './backend-registry.js';
 
 /** The flags every workspace command shares, for `parseArgs`, every backend's own flags included. */
@@ -8,6 +9,8 @@ export const WORKSPACE_FLAGS = {
   provider: { type: 'string' },
   config: { type: 'string' },
   objects: { type: 'string' },
+  audit: { type: 'string' },
+  'audit-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -23,6 +26,8 @@ export interface WorkspaceOptions {
   readonly objectsFile?: string;
   /** `--objects URL` with a scheme an Object store backend opens, instead of a checkpoint file. */
   readonly objectsUrl?: string;
+  /** `--audit FILE` (and `--audit-key KEY`): record every call there (docs/audit.md). */
+  readonly audit?: AuditOptions;
   /**
    * The local provider may borrow the process's working directory during its synchronous steps
    * (`borrowWorkingDirectory` of `@libos/provider-local`): set by the servers, whose process
@@ -66,6 +71,7 @@ export function workspaceOptionsFrom(
     ...(Object.keys(given).length === 0 ? {} : { backendFlags: given }),
     ...(stringFlag(values, 'config') === undefined ? {} : { configFile: stringFlag(values, 'config')! }),
     ...(objects === undefined ? {} : objectsOption(command, objects, registry)),
+    ...auditOptionsFrom(command, stringFlag(values, 'audit'), stringFlag(values, 'audit-key')),
   };
 }
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { defineCase } from '../conformance-case.js';
 import type { ConformanceCase } from '../conformance-case.js';
-import { text } from './case-helpers.js';
+import { expectUnchanged, text } from './case-helpers.js';
 
 /** `deleteFile`: one regular file, `missingOk`, siblings untouched. */
 export const deleteFileCases: readonly ConformanceCase[] = [
@@ -22,6 +22,13 @@ export const deleteFileCases: readonly ConformanceCase[] = [
     await fixtures.makeDirectory('a');
     expect(await provider.deleteFile(path('a/nothing'), { missingOk: true })).toEqual({ deleted: false });
     expect(await fixtures.kindOf('a')).toBe('directory');
+  }),
+  defineCase('deleting files', 'missingOk also forgives a missing ancestor, creating nothing', async (context) => {
+    await context.fixtures.makeDirectory('a');
+    await expectUnchanged(context, ['gone', 'a/gone'], async () => {
+      expect(await context.provider.deleteFile(context.path('gone/deeper/f'), { missingOk: true })).toEqual({ deleted: false });
+      expect(await context.provider.deleteFile(context.path('a/gone/f'), { missingOk: true })).toEqual({ deleted: false });
+    });
   }),
 ];
 
@@ -67,6 +74,15 @@ export const deleteDirectoryCases: readonly ConformanceCase[] = [
     await fixtures.makeDirectory('empty');
     expect(await provider.deleteDirectory(path('empty'), { recursive: true, missingOk: false })).toEqual({ deleted: true });
     expect(await fixtures.kindOf('empty')).toBe('missing');
+  }),
+  defineCase('deleting directories', 'missingOk also forgives a missing ancestor, creating nothing', async (context) => {
+    await context.fixtures.makeDirectory('a');
+    await expectUnchanged(context, ['gone', 'a/gone'], async () => {
+      for (const recursive of [false, true]) {
+        expect(await context.provider.deleteDirectory(context.path('gone/deeper'), { recursive, missingOk: true })).toEqual({ deleted: false });
+        expect(await context.provider.deleteDirectory(context.path('a/gone/deeper'), { recursive, missingOk: true })).toEqual({ deleted: false });
+      }
+    });
   }),
   defineCase('deleting directories', 'a missing directory with missingOk is not deleted', async ({ provider, path }) => {
     expect(await provider.deleteDirectory(path('nothing'), { recursive: false, missingOk: true })).toEqual({ deleted: false });

@@ -2,6 +2,7 @@ import { ROOT_PATH, isPathWithin, parentPath, parseCanonicalPath } from '@libos/
 import type { ErrorCode } from '@libos/core';
 import { defineCase } from '../conformance-case.js';
 import type { CaseContext, ConformanceCase } from '../conformance-case.js';
+import { detailValuesDrift } from './detail-values.js';
 import { operations } from './operations.js';
 import type { OperationName } from './operations.js';
 import { basicPreconditions, isLeafPosition, linkKinds, linkPositions, linkPrecondition } from './preconditions.js';
@@ -197,7 +198,10 @@ export function errorTableCases(): ConformanceCase[] {
       async (context) => {
         const path = await precondition.setup(context.fixtures);
         const before = `${await context.snapshot([path])}\n${await listedNames(context, path)}`;
+        const bytesBefore = (await context.fixtures.kindOf(path)) === 'file' ? await context.fixtures.readFile(path) : null;
         const error = await context.expectError(() => operations[operation](context.provider, context.path(path)), expected);
+        const drift = detailValuesDrift(error, { operation, path, names: precondition.names ?? {}, before: bytesBefore });
+        if (drift !== undefined) throw new Error(drift);
         // The path named is the one called, or the ancestor where resolution stopped: never another.
         const named = error.details?.path;
         const canonical = typeof named === 'string' ? parseCanonicalPath(named) : null;

@@ -79,9 +79,12 @@ export const gitCases: readonly ConformanceCase[] = [
         await context.fixtures.writeFile(place(alias), 'protected');
         await context.fixtures.writeFile('tree/z/late.txt', 'x');
         await context.fixtures.writeFile('tree/~last.txt', 'x');
-        await expectUnchanged(context, ['tree'], () =>
+        const error = await expectUnchanged(context, ['tree'], () =>
           context.expectError(() => context.provider.deleteDirectory(context.path('tree'), { recursive: true, missingOk: false }), 'protected_path'),
         );
+        // The entry itself, not the tree asked for nor a file inside the entry.
+        const entry = place(alias).endsWith('/config') ? place(alias).slice(0, -'/config'.length) : place(alias);
+        expect(error.details?.protected, 'details.protected').toBe(entry);
       }),
     ),
   ),

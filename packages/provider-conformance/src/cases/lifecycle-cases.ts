@@ -3,7 +3,7 @@ import { utf8 } from '../case-context.js';
 import { defineCase } from '../conformance-case.js';
 import type { ConformanceCase } from '../conformance-case.js';
 
-/** After `close()` every call fails with `provider_failure`; after the root is removed, with `not_found` or `provider_failure`. */
+/** After `close()` every call fails with `provider_failure`; after the root is removed, with `not_found` (reason `root_gone`). */
 export const lifecycleCases: readonly ConformanceCase[] = [
   defineCase('lifecycle', 'every call after close fails with provider_failure', async ({ provider, fixtures, path, expectError }) => {
     await fixtures.writeFile('f', 'x');
@@ -45,7 +45,11 @@ export const lifecycleCases: readonly ConformanceCase[] = [
         () => provider.deleteDirectory(path('d'), { recursive: true, missingOk: true }),
         () => provider.deleteDirectory(path('d'), { recursive: false, missingOk: true }),
       ];
-      for (const call of calls) await expectError(call, ['not_found', 'provider_failure'], 'any');
+      // Removed, not replaced: `not_found` from `providerErrors.rootGone`, whose reason says why.
+      for (const call of calls) {
+        const error = await expectError(call, 'not_found', 'any');
+        expect(error.details?.reason, `${error.message} (details.reason)`).toBe('root_gone');
+      }
       expect(await fixtures.kindOf('.')).toBe('missing');
     },
     { fixtures: ['removeWorkspace'] },

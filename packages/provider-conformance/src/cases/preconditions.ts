@@ -8,18 +8,38 @@ export interface Precondition {
   readonly group: string;
   readonly requires: CaseRequirements;
   setup(fixtures: CaseFixtures): Promise<string>;
+  /** The values its refusals must name (see `detail-values.ts`), where the state decides them. */
+  readonly names?: PreconditionNames;
 }
 
-const plain = (setup: Precondition['setup']): Precondition => ({ group: 'errors', requires: {}, setup });
+/** What a refusal of this state names in `details`: the missing ancestor, the file component, the link, the kind. */
+export interface PreconditionNames {
+  /** `not_found`: the first missing component. */
+  readonly missing?: string;
+  /** `not_a_directory`: the component that is not a directory. */
+  readonly component?: string;
+  /** `symlink_refused`: the link met. */
+  readonly link?: string;
+  /** `not_a_file`: why the target is not a regular file. */
+  readonly kind?: 'directory' | 'other';
+}
+
+const plain = (setup: Precondition['setup'], names?: PreconditionNames): Precondition => ({
+  group: 'errors',
+  requires: {},
+  setup,
+  ...(names === undefined ? {} : { names }),
+});
 const hardLinks = (setup: Precondition['setup'], requires: CaseRequirements = {}): Precondition => ({
   group: 'hard links',
   requires: { capabilities: ['hardLinks'], fixtures: requires.fixtures ?? [] },
   setup,
 });
-const special = (setup: Precondition['setup']): Precondition => ({
+const special = (setup: Precondition['setup'], names: PreconditionNames): Precondition => ({
   group: 'special files',
   requires: { capabilities: ['specialFiles'], fixtures: ['fifo'] },
   setup,
+  names,
 });
 
 function fifo(fixtures: CaseFixtures, path: string): Promise<void> {
@@ -29,14 +49,18 @@ function fifo(fixtures: CaseFixtures, path: string): Promise<void> {
 
 /** States without links, plus hard links and FIFOs; link states come from `linkPreconditions`. */
 export const basicPreconditions = {
-  missing: plain(async () => 'target'),
-  'a missing parent': plain(async () => 'absent/target'),
-  'a file': plain(async (fixtures) => (await fixtures.writeFile('target', OLD_CONTENT), 'target')),
-  'a directory': plain(async (fixtures) => (await fixtures.makeDirectory('target'), 'target')),
-  'a non-empty directory': plain(async (fixtures) => (await fixtures.writeFile('target/child.txt', OLD_CONTENT), 'target')),
-  'the root': plain(async (fixtures) => (await fixtures.writeFile('kept.txt', OLD_CONTENT), '.')),
-  'a path through a file': plain(async (fixtures) => (await fixtures.writeFile('file.txt', OLD_CONTENT), 'file.txt/target')),
-  'a path through a nested file': plain(async (fixtures) => (await fixtures.writeFile('a/file.txt', OLD_CONTENT), 'a/file.txt/b/target')),
+  missing: plain(async () => 'target', { missing: 'target' }),
+  'a missing parent': plain(async () => 'absent/target', { missing: 'absent' }),
+  'a file': plain(async (fixtures) => (await fixtures.writeFile('target', OLD_CONTENT), 'target'), { component: 'target' }),
+  'a directory': plain(async (fixtures) => (await fixtures.makeDirectory('target'), 'target'), { kind: 'directory' }),
+  'a non-empty directory': plain(async (fixtures) => (await fixtures.writeFile('target/child.txt', OLD_CONTENT), 'target'), { kind: 'directory' }),
+  'the root': plain(async (fixtures) => (await fixtures.writeFile('kept.txt', OLD_CONTENT), '.'), { kind: 'directory' }),
+  'a path through a file': plain(async (fixtures) => (await fixtures.writeFile('file.txt', OLD_CONTENT), 'file.txt/target'), {
+    component: 'file.txt',
+  }),
+  'a path through a nested file': plain(async (fixtures) => (await fixtures.writeFile('a/file.txt', OLD_CONTENT), 'a/file.txt/b/target'), {
+    component: 'a/file.txt',
+  }),
   'a directory holding only an empty directory': plain(async (fixtures) => (await fixtures.makeDirectory('target/sub'), 'target')),
   'a directory holding only a .git directory': plain(async (fixtures) => (await fixtures.makeDirectory('target/.git'), 'target')),
   'a directory holding only a link': {
@@ -51,9 +75,10 @@ export const basicPreconditions = {
   },
   'a directory holding only a fifo': special(
     async (fixtures) => (await fixtures.makeDirectory('target'), await fifo(fixtures, 'target/pipe'), 'target'),
+    {},
   ),
-  'a fifo': special(async (fixtures) => (await fifo(fixtures, 'target'), 'target')),
-  'a path through a fifo': special(async (fixtures) => (await fifo(fixtures, 'pipe'), 'pipe/target')),
+  'a fifo': special(async (fixtures) => (await fifo(fixtures, 'target'), 'target'), { kind: 'other', component: 'target' }),
+  'a path through a fifo': special(async (fixtures) => (await fifo(fixtures, 'pipe'), 'pipe/target'), { component: 'pipe' }),
   'a hard-linked file': hardLinks(async (fixtures) => {
     await fixtures.writeFile('target', OLD_CONTENT);
     await fixtures.hardLink('target', 'twin');
@@ -106,6 +131,7 @@ export function linkPrecondition(kind: (typeof linkKinds)[number], position: (ty
   return {
     group: 'symlinks',
     requires: { capabilities: ['symlinks'] },
+    names: { link },
     async setup(fixtures) {
       await fixtures.writeFile('inside.txt', OLD_CONTENT);
       await fixtures.writeFile('insidedir/x', OLD_CONTENT);

@@ -2,7 +2,7 @@ import type { FileSystemProviderV1, RenameOptions, WorkspacePath } from '@libos/
 import { expect } from 'vitest';
 import { defineCase } from '../conformance-case.js';
 import type { CapabilityName, ConformanceCase } from '../conformance-case.js';
-import { text } from './case-helpers.js';
+import { expectUnchanged, text } from './case-helpers.js';
 
 const needs = (...capabilities: CapabilityName[]) => ({ methods: ['rename'] as const, capabilities });
 
@@ -59,6 +59,19 @@ export const renameCases: readonly ConformanceCase[] = [
       }
       expect(text(await fixtures.readFile('file.txt'))).toBe('f');
       expect(await fixtures.kindOf('x.txt')).toBe('missing');
+    },
+    needs(),
+  ),
+  defineCase(
+    'rename',
+    'a file renamed onto itself stays as it is and reports nothing replaced',
+    async (caseContext) => {
+      await caseContext.fixtures.writeFile('d/same.txt', 'same bytes');
+      const result = await expectUnchanged(caseContext, [], () =>
+        rename(caseContext.provider, caseContext.path('d/same.txt'), caseContext.path('d/same.txt'), { overwrite: true }),
+      );
+      expect(result).toEqual({ replaced: false });
+      expect(text(await caseContext.fixtures.readFile('d/same.txt'))).toBe('same bytes');
     },
     needs(),
   ),

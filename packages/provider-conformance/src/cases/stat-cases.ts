@@ -31,6 +31,13 @@ export const statCases: readonly ConformanceCase[] = [
     expect(status).toMatchObject({ kind: 'directory', sizeBytes: null });
     expectIsoTime(status.modifiedAt);
   }),
+  defineCase(group, 'entries the provider made report ISO times too', async ({ provider, path }) => {
+    await provider.writeFile(path('made/file.txt'), new TextEncoder().encode('x'), { overwrite: false });
+    await provider.makeDirectory(path('made/dir'), { parents: false, existOk: false });
+    for (const made of ['made', 'made/file.txt', 'made/dir']) expectIsoTime((await provider.stat(path(made))).modifiedAt);
+    for (const entry of (await provider.listDirectory(path('made'), { limit: 10 })).entries) expectIsoTime(entry.modifiedAt);
+    expectIsoTime((await provider.stat(path('.'))).modifiedAt);
+  }),
   defineCase(group, 'the root is a directory', async ({ provider, path }) => {
     expect(await provider.stat(path('.'))).toMatchObject({ kind: 'directory', sizeBytes: null });
   }),

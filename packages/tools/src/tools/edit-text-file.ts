@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { type PreparedEdit, prepareEdit } from '../edits/prepare-edit.js';
 import { boundDiff } from '../edits/unified-diff.js';
 import { resolveEncoding } from '../encodings/index.js';
-import { defineTool } from '../tool-definition.js';
+import type { WorkspacePath } from '@libos/core';
+import { type ToolContext, defineTool } from '../tool-definition.js';
 import { encodingField, identityField, pathField, sha256Pattern } from './tool-fields.js';
 
 const editSchema = z.strictObject({
@@ -24,6 +25,8 @@ export const editTextFile = defineTool({
     'call fails with content_conflict. Line endings and a byte-order mark stay exactly as the text has them. ' +
     '`expected_content_sha256` (from read_text_file) makes the edit apply only to that exact content. Returns the ' +
     'number of replacements, the SHA-256 of the new bytes and a unified diff (cut to fit, diff_truncated says so). ' +
+    'With `dry_run: true` nothing is written and no approval is asked: the call checks everything and returns the ' +
+    'same result the real edit would, so the diff can be looked at first (it needs only the read right). ' +
     'Fails with not_found, not_a_file, symlink_refused, hard_link_refused, decode_failed, encode_failed or too_large.',
   inputSchema: () =>
     z.strictObject({
@@ -35,6 +38,10 @@ export const editTextFile = defineTool({
         .regex(sha256Pattern)
         .optional()
         .describe('The lowercase hex SHA-256 the current content must have (content_conflict otherwise).'),
+      dry_run: z
+        .boolean()
+        .default(false)
+        .describe('Check the edits and return what the call would give (replacements, hash, diff) without writing anything.'),
     }),
   outputSchema: z.strictObject({
     path: identityField,
@@ -50,6 +57,13 @@ export const editTextFile = defineTool({
     const path = context.resolvePath(input.path);
     let prepared: Promise<PreparedEdit> | undefined;
     const prepare = () => (prepared ??= prepareEdit(context, path, codec, input.edits, input.expected_content_sha256));
+    if (input.dry_run) {
+      // A dry run writes nothing, so it asks no approval: it reads the file and shows what the edit
+      // would make of it, which is exactly what the read right allows.
+      const reading = await context.authorize({ right: 'read', path, target: 'file' });
+      reading.spend();
+      return editResult(context, path, await prepare());
+    }
     const permit = await context.authorize({
       right: 'write',
       path,
@@ -71,17 +85,22 @@ export const editTextFile = defineTool({
     // The hash of the bytes the edit was made from: a concurrent writer in between is content_conflict,
     // decided by the provider atomically with the replace.
     await context.provider.writeFile(path, edit.bytes, { overwrite: true, expectedSha256: edit.readSha256, signal: context.signal });
-    const partial = {
-      path,
-      bytes_written: edit.bytes.length,
-      replacements: edit.replacements,
-      content_sha256: edit.sha256,
-      diff: '',
-      diff_truncated: false,
-    };
-    // What is left of the result bound after every other field (and some room for JSON punctuation).
-    const room = context.bounds.result_max_bytes - Buffer.byteLength(JSON.stringify(partial), 'utf8') - 16;
-    const { diff, truncated } = boundDiff(edit.diffLines, Math.max(0, room));
-    return { ...partial, diff, diff_truncated: truncated };
+    return editResult(context, path, edit);
   },
 });
+
+// The result of an edit, real or dry: the diff is cut to what is left of the result bound.
+function editResult(context: ToolContext, path: WorkspacePath, edit: PreparedEdit) {
+  const partial = {
+    path,
+    bytes_written: edit.bytes.length,
+    replacements: edit.replacements,
+    content_sha256: edit.sha256,
+    diff: '',
+    diff_truncated: false,
+  };
+  // What is left of the result bound after every other field (and some room for JSON punctuation).
+  const room = context.bounds.result_max_bytes - Buffer.byteLength(JSON.stringify(partial), 'utf8') - 16;
+  const { diff, truncated } = boundDiff(edit.diffLines, Math.max(0, room));
+  return { ...partial, diff, diff_truncated: truncated };
+}

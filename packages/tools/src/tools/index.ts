@@ -1,4 +1,6 @@
 import type { ToolDefinition } from '../tool-definition.js';
+import { appendTextFile } from './append-text-file.js';
+import { copyFile } from './copy-file.js';
 import { createObjectFromFile } from './create-object-from-file.js';
 import { deleteDirectory } from './delete-directory.js';
 import { deleteFile } from './delete-file.js';
@@ -21,11 +23,13 @@ export const BUILTIN_TOOLS = [
   readTextFile,
   writeTextFile,
   editTextFile,
+  appendTextFile,
   searchFiles,
   writeDirectory,
   deleteFile,
   deleteDirectory,
   moveFile,
+  copyFile,
   createObjectFromFile,
   writeObjectToFile,
 ] as const satisfies readonly ToolDefinition[];

@@ -1,6 +1,7 @@
-import { LibosError, labelExceeds, type WorkspacePath } from '@libos/core';
+import { LibosError } from '@libos/core';
 import { z } from 'zod';
-import { defineTool, type ToolContext } from '../tool-definition.js';
+import { defineTool } from '../tool-definition.js';
+import { assertNoEgress } from './assert-no-egress.js';
 import { identityField, pathField } from './tool-fields.js';
 
 /** `move_file`: renames one regular file within the workspace, atomically, never lowering its label. */
@@ -31,7 +32,7 @@ export const moveFile = defineTool({
     const to = context.resolvePath(input.to);
     const removing = await context.authorize({ right: 'delete', path: from, target: 'file' });
     const writing = await context.authorize({ right: 'write', path: to, target: 'file' });
-    assertNoEgress(context, from, to);
+    assertNoEgress(context, from, to, 'Moving');
     removing.spend();
     writing.spend();
     const rename = context.provider.rename;
@@ -47,15 +48,3 @@ export const moveFile = defineTool({
     return { from, to, replaced };
   },
 });
-
-// A label is policy about a path, so the file keeps none of its own: bytes that move take the label
-// of where they land. Refusing a move to a lower label (or past a lower sink) keeps a secret secret.
-function assertNoEgress(context: ToolContext, from: WorkspacePath, to: WorkspacePath): void {
-  const label = context.authority.labelOf(from);
-  const sink = context.authority.sinkOf(to);
-  if (!labelExceeds(label, context.authority.labelOf(to)) && (sink === null || !labelExceeds(label, sink))) return;
-  // Like every denial it names only the right and the paths, never the labels themselves.
-  throw new LibosError('egress_denied', `Moving ${JSON.stringify(from)} to ${JSON.stringify(to)} is not permitted.`, {
-    details: { right: 'write', path: to, from },
-  });
-}

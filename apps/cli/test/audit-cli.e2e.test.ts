@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttp, startServe } from './support/http-serve.js';
+import { runLibos, temporaryDirectory } from './support/libos-binary.js';
+import { startMcpSession, type ElicitationAnswer } from './support/mcp-session.js';
+
+let scratch: Awaited<ReturnType<typeof temporaryDirectory>>;
+let root: string;
+let configFile: string;
+beforeAll(async () => {
+  scratch = await temporaryDirectory('libos-audit-cli-');
+  root = join(scratch.path, 'workspace');
+  await mkdir(join(root, 'gated'), { recursive: true });
+  await writeFile(join(root, 'notes.txt'), 'hello');
+  configFile = join(scratch.path, 'config.json');
+  await writeFile(
+    configFile,
+    JSON.stringify({
+      grants: [
+        { path: '.', tree: true, rights: ['read', 'write'] },
+        { path: 'gated', tree: true, rights: ['write'], mode: 'ask' },
+      ],
+    }),
+  );
+});
+afterAll(async () => {
+  await scratch?.remove();
+});
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const recordsOf = async (file: string) =>
+  (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+
+describe('libos audit keygen, verify and show', () => {
+  it('records a call, verifies its signed log and shows it as a table', async () => {
+    const key = join(scratch.path, 'key');
+    const made = await runLibos(['audit', 'keygen', key]);
+    expect(made.status).toBe(0);
+    expect((await stat(key)).mode & 0o777).toBe(0o600);
+    expect(await readFile(`${key}.pub`, 'utf8')).toContain('BEGIN PUBLIC KEY');
+    expect((await runLibos(['audit', 'keygen', key])).status).toBe(1);
+
+    const file = join(scratch.path, 'signed.log');
+    const call = await runLibos(['call', 'read_text_file', '{"path":"notes.txt"}', '--root', root, '--audit', file, '--audit-key', key]);
+    expect(call.status).toBe(0);
+    const verified = await runLibos(['audit', 'verify', file, '--public-key', `${key}.pub`]);
+    expect({ status: verified.status, output: JSON.parse(verified.stdout) }).toEqual({
+      status: 0,
+      output: { ok: true, records: 3, checkpoints: 1, last_seq: 3 },
+    });
+
+    const shown = await runLibos(['audit', 'show', file, '--tool', 'read_text_file']);
+    expect(shown.status).toBe(0);
+    const [header, row, extra] = shown.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^SEQ\s+TIME\s+TOOL\s+PATHS\s+DECISION\s+RESULT\s+MS\s+CLIENT$/);
+    expect(row).toMatch(/^2\s+\S+Z\s+read_text_file\s+notes\.txt\s+allowed\s+ok\s+[\d.]+\s+-$/);
+    expect(extra).toBeUndefined();
+    const json = await runLibos(['audit', 'show', file, '--json', '--path', 'notes.txt']);
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).tool),
+    ).toEqual(['read_text_file']);
+    expect((await runLibos(['audit', 'show', file, '--since', '2999-01-01T00:00:00Z'])).stdout).toBe('no records\n');
+
+    // Any edit of the log is caught, with exit status 1.
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('"notes.txt"', '"notes.txu"'));
+    const tampered = await runLibos(['audit', 'verify', file]);
+    expect({ status: tampered.status, output: JSON.parse(tampered.stdout) }).toEqual({
+      status: 1,
+      output: { ok: false, first_bad_seq: 2, reason: 'hash_mismatch' },
+    });
+  });
+
+  it('refuses bad use with exit 2 and one line', async () => {
+    const inside = await runLibos(['call', 'read_text_file', '{"path":"notes.txt"}', '--root', root, '--audit', join(root, 'audit.log')]);
+    expect(inside.status).toBe(2);
+    expect(inside.stderr.trim().split('\n')).toHaveLength(1);
+    expect(inside.stderr).toContain('must lie outside the served root');
+    await expect(stat(join(root, 'audit.log'))).rejects.toThrow();
+    for (const args of [
+      ['call', 'read_text_file', '{}', '--root', root, '--audit-key', 'k'],
+      ['audit'],
+      ['audit', 'verify'],
+      ['audit', 'verify', join(scratch.path, 'missing.log')],
+      ['audit', 'show', join(scratch.path, 'x.log'), '--since', 'yesterday'],
+      ['audit', 'keygen', join(scratch.path, 'k2'), '--json'],
+    ]) {
+      const run = await runLibos(args);
+      expect({ args, status: run.status, lines: run.stderr.trim().split('\n').length }).toEqual({ args, status: 2, lines: 1 });
+    }
+  });
+});
+
+describe('libos mcp --audit', () => {
+  it('records an ask approved, rejected and unanswered over elicitation, with the client and what it was shown', async () => {
+    const file = join(scratch.path, 'mcp.log');
+    const answers: [ElicitationAnswer, string][] = [
+      ['accept', 'approved'],
+      ['decline', 'rejected'],
+      ['cancel', 'unanswered'],
+    ];
+    const shown: string[] = [];
+    for (const [answer] of answers) {
+      const session = await startMcpSession(['--root', root, '--config', configFile, '--audit', file], answer);
+      try {
+        await session.call('write_text_file', { path: `gated/${answer}.txt`, content: 'secret body' });
+        shown.push(session.elicitations[0]!.message);
+      } finally {
+        await session.close();
+      }
+    }
+    const calls = (await recordsOf(file)).filter((record) => record.tool === 'write_text_file');
+    expect(calls.map((record) => [record.client, record.paths, record.decision.approval.answer, record.result.ok])).toEqual([
+      [{ name: 'libos-cli-test', version: '0.0.0' }, ['gated/accept.txt'], 'approved', true],
+      [{ name: 'libos-cli-test', version: '0.0.0' }, ['gated/decline.txt'], 'rejected', false],
+      [{ name: 'libos-cli-test', version: '0.0.0' }, ['gated/cancel.txt'], 'unanswered', false],
+    ]);
+    // The hash of the question the person saw (the elicitation prefixes it with "libos: ").
+    calls.forEach((record, index) => expect(record.decision.approval.shown_sha256).toBe(sha(shown[index]!.replace(/^libos: /, ''))));
+    expect(calls[0].effects).toEqual([{ path: 'gated/accept.txt', before_sha256: null, after_sha256: sha('secret body'), size_bytes: 11 }]);
+    expect(await readFile(file, 'utf8')).not.toContain('secret body');
+    const verified = await runLibos(['audit', 'verify', file]);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, checkpoints: 3 });
+  });
+
+  it('libos serve --audit names the MCP session and client in each record', async () => {
+    const file = join(scratch.path, 'serve.log');
+    const server = await startServe(['--root', root, '--audit', file]);
+    try {
+      const connection = await connectHttp(server.url);
+      await connection.call('read_text_file', { path: 'notes.txt' });
+      const sessionId = connection.transport.sessionId;
+      await connection.client.close();
+      const read = (await recordsOf(file)).find((record) => record.tool === 'read_text_file');
+      expect(read).toMatchObject({ session: sessionId, client: { name: 'libos-http-test', version: '0.0.0' }, result: { ok: true } });
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(JSON.parse((await runLibos(['audit', 'verify', file])).stdout)).toMatchObject({ ok: true });
+  });
+});

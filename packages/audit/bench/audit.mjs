@@ -1,0 +1,100 @@
+// Bench of the audit log (root `pnpm bench` builds first): the cost it adds to a 100-byte
+// read_text_file in process, on memfs and on the local provider (target at most 25% added), and
+// `verify` of 1,000,000 records (target at most 10 s). The baseline, the same runtime without audit, is measured in the same run,
+// interleaved round by round so that a change in machine load hits both alike.
+// LIBOS_BENCH_RECORDS sets the verify size (default 1000000).
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createFileAuditLog, verify } from '@libos/audit';
+import { createLocalProvider } from '@libos/provider-local';
+import { createMemfsProvider } from '@libos/provider-memfs';
+import { createRuntime } from '@libos/tools';
+
+const ROUNDS = 15;
+const CALLS_PER_ROUND = 2000;
+const RECORDS = Number(process.env.LIBOS_BENCH_RECORDS ?? 1_000_000);
+const directory = mkdtempSync(join(tmpdir(), 'libos-audit-bench-'));
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function runtimeWith(makeProvider, audit) {
+  const runtime = await createRuntime({ provider: makeProvider(), ...(audit === undefined ? {} : { audit }) });
+  const process = runtime.spawn();
+  const written = await process.call('write_text_file', { path: 'small.txt', content: 'x'.repeat(100) });
+  if (!written.ok) throw new Error(written.error.message);
+  return { runtime, process };
+}
+
+async function round(process) {
+  const started = performance.now();
+  for (let call = 0; call < CALLS_PER_ROUND; call += 1) {
+    const read = await process.call('read_text_file', { path: 'small.txt' });
+    if (!read.ok) throw new Error(read.error.message);
+  }
+  return ((performance.now() - started) * 1000) / CALLS_PER_ROUND;
+}
+
+try {
+  const providers = {
+    memfs: () => createMemfsProvider(),
+    local: () => {
+      mkdirSync(join(directory, 'workspace'), { recursive: true });
+      return createLocalProvider({ root: join(directory, 'workspace') });
+    },
+  };
+  for (const [name, makeProvider] of Object.entries(providers)) {
+    const log = await createFileAuditLog({ path: join(directory, `in-process-${name}.log`) });
+    const plain = await runtimeWith(makeProvider, undefined);
+    const audited = await runtimeWith(makeProvider, log);
+    for (let warm = 0; warm < 2; warm += 1) {
+      await round(plain.process);
+      await round(audited.process);
+    }
+    const without = [];
+    const withAudit = [];
+    for (let index = 0; index < ROUNDS; index += 1) {
+      without.push(await round(plain.process));
+      withAudit.push(await round(audited.process));
+    }
+    await plain.runtime.close();
+    await audited.runtime.close();
+    await log.close();
+    const base = median(without);
+    const cost = median(withAudit);
+    console.log(
+      `in-process 100-byte read (${name}): ${base.toFixed(1)} us without audit, ${cost.toFixed(1)} us with audit: ${(((cost - base) / base) * 100).toFixed(1)}% added (target <= 25%)`,
+    );
+  }
+
+  // A log of RECORDS call records, as a runtime writes them (paths, decision, result).
+  const file = join(directory, 'million.log');
+  const big = await createFileAuditLog({ path: file });
+  const session = await big.openSession({ provider: 'bench' });
+  const writeStarted = performance.now();
+  for (let index = 2; index < RECORDS; index += 1) {
+    const call = session.begin({ process: 'pid_0123456789abcdef', tool: 'read_text_file', arguments: { path: `dir/file-${index}.txt` } });
+    call.notePath(`dir/file-${index}.txt`);
+    call.noteDecision({ outcome: 'allowed', rule: null });
+    await call.finish({ ok: true, result: {} });
+  }
+  await session.end();
+  await big.close();
+  const writeSeconds = (performance.now() - writeStarted) / 1000;
+  const verifyStarted = performance.now();
+  const memoryBefore = process.memoryUsage().rss;
+  const verdict = verify(file);
+  const verifySeconds = (performance.now() - verifyStarted) / 1000;
+  const memoryAfter = process.memoryUsage().rss;
+  if (!verdict.ok || verdict.records !== RECORDS) throw new Error(`verify said ${JSON.stringify(verdict)}`);
+  console.log(
+    `verify of ${RECORDS} records (${(statSync(file).size / 1e6).toFixed(0)} MB, written in ${writeSeconds.toFixed(1)} s): ${verifySeconds.toFixed(2)} s (target <= 10 s), RSS ${((memoryAfter - memoryBefore) / 1e6).toFixed(0)} MB more`,
+  );
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}

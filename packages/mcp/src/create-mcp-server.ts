@@ -1,0 +1,119 @@
+import type { AuditCallerContext } from '@libos/core';
+import type { ToolSummary } from '@libos/tools';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { currentCall } from './current-call.js';
+import type { McpProcess, McpRuntime } from './mcp-runtime.js';
+import type { KnownStructure } from './serialized-message.js';
+import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
+import { VERSION } from './version.js';
+
+/** A tool as `tools/list` publishes it. */
+export function toMcpTool(tool: ToolSummary): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    outputSchema: tool.outputSchema as NonNullable<Tool['outputSchema']>,
+    annotations: {
+      title: tool.title,
+      readOnlyHint: tool.annotations.readOnlyHint,
+      destructiveHint: tool.annotations.destructiveHint,
+      idempotentHint: tool.annotations.idempotentHint,
+      openWorldHint: false,
+    },
+  };
+}
+
+export interface McpServerOptions {
+  /** The process the session's calls run in; default a new one (`runtime.spawn()`), ended when the server's transport closes. */
+  readonly process?: McpProcess;
+  /** The server's name and version as `initialize` reports them (default `libos` and this package's version). */
+  readonly name?: string;
+  readonly version?: string;
+  /** Where the server reports what a client cannot see (a call that threw, a dropped message). */
+  readonly log?: (line: string) => void;
+  /**
+   * The cancellation signal of request `id`, when the transport keeps cancellation itself (the
+   * message channel does, so a cancelled call is still answered); else the SDK's own signal is used.
+   */
+  readonly signalOf?: (id: RequestId) => AbortSignal | undefined;
+  /**
+   * The `arguments` of request `id` exactly as the client sent them. The SDK's parse of a request
+   * drops a `__proto__` key the runtime would refuse; the channel keeps the parsed JSON as it came.
+   */
+  readonly argumentsOf?: (id: RequestId) => unknown;
+  /**
+   * Told the structuredContent of request `id`'s reply with its JSON (the text block's text), so
+   * that the transport can write the reply without serializing the result again.
+   */
+  readonly noteResult?: (id: RequestId, known: KnownStructure) => void;
+  /** The MCP session id (Streamable HTTP, known once `initialize` is answered), which each call's audit record names. */
+  readonly sessionIdOf?: () => string | undefined;
+}
+
+/**
+ * The MCP server of one session over `runtime`'s tools, connectable to any SDK transport. The
+ * low-level Server leaves argument validation to the runtime, so bad arguments come back as the
+ * runtime's own failures rather than SDK error texts. `serveStdio` and `createMcpHttpHandler` add
+ * the bounds a server facing untrusted clients needs (docs/mcp.md).
+ */
+export function createMcpServer(runtime: McpRuntime, options: McpServerOptions = {}): Server {
+  const log = options.log ?? (() => {});
+  const owned = options.process === undefined;
+  const process = options.process ?? runtime.spawn();
+  const published = runtime.tools.map(toMcpTool);
+  // The validator of a client's answer to an elicitation (an approval): the SDK's default, Ajv, is
+  // five times the code to load at every start.
+  const server = new Server(
+    { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
+    { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
+      const callArguments = options.argumentsOf === undefined ? request.params.arguments : options.argumentsOf(extra.requestId);
+      const outcome = await currentCall.run({ requestId: extra.requestId, server }, () =>
+        process.call(request.params.name, callArguments ?? {}, { signal, caller: callerOf(server, options.sessionIdOf?.()) }),
+      );
+      if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
+      return toCallToolResult(outcome);
+    } catch (error) {
+      // A throw here is a bug; a JSON-RPC error would carry its raw text (maybe a host path) to the client.
+      log(`unexpected failure in ${request.params.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return toCallToolResult({ ok: false, error: UNEXPECTED_FAILURE });
+    }
+  });
+  if (owned) endWithTransport(server, process);
+  return server;
+}
+
+/**
+ * A process the server spawned ends when its transport closes. The SDK chains its own close
+ * handler onto the transport's at connect, so this chains after that one, leaving `server.onclose`
+ * to the embedder.
+ */
+function endWithTransport(server: Server, process: McpProcess): void {
+  const connect = server.connect.bind(server);
+  server.connect = async (transport: Transport) => {
+    await connect(transport);
+    const inner = transport.onclose;
+    transport.onclose = () => {
+      inner?.();
+      void Promise.resolve(process.end?.()).catch(() => {});
+    };
+  };
+}
+
+// Who the audit record says made the call: the client as it named itself in `initialize`.
+function callerOf(server: Server, sessionId: string | undefined): AuditCallerContext {
+  const client = server.getClientVersion();
+  return {
+    ...(sessionId === undefined ? {} : { session: sessionId }),
+    ...(client === undefined ? {} : { client: { name: client.name, version: client.version } }),
+  };
+}

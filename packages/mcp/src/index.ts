@@ -1,0 +1,17 @@
+export { createMcpServer, toMcpTool } from './create-mcp-server.js';
+export type { McpServerOptions } from './create-mcp-server.js';
+export type { McpProcess, McpRuntime } from './mcp-runtime.js';
+export { serveStdio } from './serve-stdio.js';
+export type { ServeStdioOptions, StdioSession } from './serve-stdio.js';
+export { createMcpHttpHandler } from './http/create-mcp-http-handler.js';
+export type { McpHttpHandler, McpHttpHandlerOptions } from './http/create-mcp-http-handler.js';
+export { serveHttp } from './http/serve-http.js';
+export type { HttpServer, ServeHttpOptions } from './http/serve-http.js';
+export type { ConnectionLimits } from './http/connection-guard.js';
+export { approvalMessage, createElicitationApprover } from './elicitation-approver.js';
+export { clientRoot } from './client-root.js';
+export type { ClientRoot } from './client-root.js';
+export { failureJson, toCallToolResult } from './to-call-tool-result.js';
+export { DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from './channel-limits.js';
+export type { ChannelLimits } from './channel-limits.js';
+export { isLoopback } from './loopback.js';

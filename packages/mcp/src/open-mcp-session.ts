@@ -1,0 +1,57 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ChannelLimits } from './channel-limits.js';
+import { createMcpServer } from './create-mcp-server.js';
+import type { McpProcess, McpRuntime } from './mcp-runtime.js';
+import { MessageChannel, type MessageSink } from './message-channel.js';
+import { oversizeToolResult, preemptMalformedToolCall } from './tool-call-hooks.js';
+
+export interface McpSessionOptions {
+  readonly runtime: McpRuntime;
+  /** The libOS process the session's calls run in. */
+  readonly process: McpProcess;
+  /** Where replies go: a stream (stdio) or an HTTP response. */
+  readonly sink: MessageSink;
+  readonly log: (line: string) => void;
+  readonly limits?: Partial<ChannelLimits> | undefined;
+  readonly sessionId?: string | undefined;
+  readonly name?: string | undefined;
+  readonly version?: string | undefined;
+  /** The MCP session id for audit records, when it is known only later (Streamable HTTP); default `sessionId`. */
+  readonly sessionIdOf?: (() => string | undefined) | undefined;
+}
+
+/** One MCP session: the bounded message channel and the SDK server connected to it. */
+export interface McpSession {
+  readonly channel: MessageChannel;
+  readonly server: Server;
+}
+
+/**
+ * Builds the one session pipeline both transports use (stdio and Streamable HTTP): the channel
+ * keeps the bounds (calls in flight, unwritten bytes, reply size) and exact JSON-RPC answers, the
+ * server publishes the tools and runs each call in `process`.
+ */
+export async function openMcpSession(options: McpSessionOptions): Promise<McpSession> {
+  const { runtime, process, log } = options;
+  const channel = new MessageChannel({
+    sink: options.sink,
+    preempt: preemptMalformedToolCall(process),
+    oversizeResult: oversizeToolResult(runtime.tools),
+    log,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+  });
+  const server = createMcpServer(runtime, {
+    process,
+    log,
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.version === undefined ? {} : { version: options.version }),
+    signalOf: (id) => channel.signalOf(id),
+    argumentsOf: (id) => channel.argumentsOf(id),
+    noteResult: (id, known) => channel.noteResult(id, known),
+    sessionIdOf: options.sessionIdOf ?? (() => options.sessionId),
+  });
+  server.onerror = (error) => log(error.message);
+  await server.connect(channel);
+  return { channel, server };
+}

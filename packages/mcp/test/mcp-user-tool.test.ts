@@ -1,0 +1,64 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
+import { BUILTIN_TOOLS, createRuntime, defineTool } from '@libos/tools';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createMcpServer } from '../src/create-mcp-server.js';
+
+// A user's tool, made with defineTool from the public surface only: the size of a file in lines.
+const countLines = defineTool({
+  name: 'count_lines',
+  title: 'Count lines',
+  description: 'Counts the lines of a UTF-8 file.',
+  inputSchema: () => z.strictObject({ path: z.string() }),
+  outputSchema: z.strictObject({ path: z.string(), lines: z.number().int() }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async execute(input, context) {
+    const path = context.resolvePath(input.path);
+    (await context.authorize({ right: 'read', path, target: 'file' })).spend();
+    const { bytes } = await context.provider.readFile(path, { maxBytes: context.bounds.read_max_bytes_limit });
+    return { path, lines: new TextDecoder().decode(bytes).split('\n').length };
+  },
+});
+
+describe('a user tool over MCP', () => {
+  it('is listed with its schemas and called through the runtime pipeline', async () => {
+    const { provider, fixtures } = createMemfsTestbed();
+    await fixtures.writeFile('a.txt', 'one\ntwo');
+    const runtime = await createRuntime({
+      provider,
+      tools: [...BUILTIN_TOOLS, countLines],
+      config: {
+        grants: [
+          { path: '.', tree: true, rights: ['read'] },
+          { path: 'private', tree: true, rights: ['read'], mode: 'deny' },
+        ],
+      },
+    });
+    const server = createMcpServer(runtime, { version: '0.0.0-test' });
+    const client = new Client({ name: 'user-tool-test', version: '0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+
+    const listed = (await client.listTools()).tools.find((tool) => tool.name === 'count_lines');
+    expect(listed).toMatchObject({
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      outputSchema: { type: 'object', required: ['path', 'lines'] },
+    });
+
+    const counted = await client.callTool({ name: 'count_lines', arguments: { path: 'a.txt' } });
+    expect(counted.structuredContent).toEqual({ path: 'a.txt', lines: 2 });
+
+    const denied = await client.callTool({ name: 'count_lines', arguments: { path: 'private/x' } });
+    expect(denied.isError).toBe(true);
+    expect(JSON.parse((denied.content as { text: string }[])[0]!.text)).toMatchObject({ error: { code: 'denied', effect: 'none' } });
+
+    const wrong = await client.callTool({ name: 'count_lines', arguments: { path: 'a.txt', lines: 1 } });
+    expect(JSON.parse((wrong.content as { text: string }[])[0]!.text)).toMatchObject({
+      error: { code: 'invalid_arguments', message: 'Invalid arguments for count_lines: arguments: unknown field "lines".' },
+    });
+    await client.close();
+    await runtime.close();
+  });
+});

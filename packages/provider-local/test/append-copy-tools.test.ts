@@ -1,0 +1,307 @@
+import { createHash } from 'node:crypto';
+import { chmodSync } from 'node:fs';
+import type { ApprovalRequest, FileSystemProviderV1 } from '@libos/core';
+import { describe, expect, it } from 'vitest';
+import { TOOL_BEDS } from './file-tool-beds.js';
+
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+
+// Records which provider methods a call used, so "costs only the appended bytes" is checked by what was asked of the host.
+function recordingMethods(calls: string[]) {
+  return (provider: FileSystemProviderV1): FileSystemProviderV1 =>
+    new Proxy(provider, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function' || typeof key !== 'string') return value;
+        return (...args: unknown[]) => {
+          calls.push(key);
+          return value.apply(target, args);
+        };
+      },
+    });
+}
+
+const ASK_WRITE = {
+  grants: [
+    { path: '.', tree: true, rights: ['read' as const] },
+    { path: 'logs', tree: true, rights: ['write' as const], mode: 'ask' as const },
+  ],
+};
+
+for (const [providerName, makeBed] of TOOL_BEDS) {
+  describe(`append_text_file on ${providerName}`, () => {
+    it('adds text at the end without reading or rewriting the file, and reports the new size', async () => {
+      const calls: string[] = [];
+      const bed = await makeBed({}, recordingMethods(calls));
+      await bed.fixtures.writeFile('log.txt', 'one\n');
+      calls.length = 0;
+      expect(await bed.process.call('append_text_file', { path: './log.txt', content: 'two\n' })).toEqual({
+        ok: true,
+        result: { path: 'log.txt', bytes_appended: 4, size_bytes: 8, created: false },
+      });
+      expect(calls).toEqual(['appendFile']);
+      expect(await bed.text('log.txt')).toBe('one\ntwo\n');
+    });
+
+    it('expected_size_bytes makes a retry safe: a stale size is content_conflict and writes nothing', async () => {
+      const bed = await makeBed();
+      await bed.fixtures.writeFile('log.txt', 'abc');
+      const stale = await bed.process.call('append_text_file', { path: 'log.txt', content: 'x', expected_size_bytes: 2 });
+      expect(stale).toMatchObject({
+        ok: false,
+        error: { code: 'content_conflict', effect: 'none', details: { expected_size_bytes: 2, actual_size_bytes: 3 } },
+      });
+      expect(await bed.text('log.txt')).toBe('abc');
+      expect(await bed.process.call('append_text_file', { path: 'log.txt', content: 'd', expected_size_bytes: 3 })).toMatchObject({
+        ok: true,
+        result: { size_bytes: 4 },
+      });
+      // The same retry again: the size moved on, so the line is not written twice.
+      expect(await bed.process.call('append_text_file', { path: 'log.txt', content: 'd', expected_size_bytes: 3 })).toMatchObject({
+        ok: false,
+        error: { code: 'content_conflict' },
+      });
+      expect(await bed.text('log.txt')).toBe('abcd');
+    });
+
+    it('a missing file is not_found unless create, which makes it whole with its parents', async () => {
+      const bed = await makeBed();
+      expect(await bed.process.call('append_text_file', { path: 'new/log.txt', content: 'x' })).toMatchObject({
+        ok: false,
+        error: { code: 'not_found', effect: 'none' },
+      });
+      expect(await bed.fixtures.kindOf('new')).toBe('missing');
+      expect(await bed.process.call('append_text_file', { path: 'new/log.txt', content: 'x', create: true, expected_size_bytes: 1 })).toMatchObject({
+        ok: false,
+        error: { code: 'content_conflict', effect: 'none' },
+      });
+      expect(await bed.process.call('append_text_file', { path: 'new/log.txt', content: 'first\n', create: true })).toEqual({
+        ok: true,
+        result: { path: 'new/log.txt', bytes_appended: 6, size_bytes: 6, created: true },
+      });
+      expect(
+        await bed.process.call('append_text_file', { path: 'new/log.txt', content: 'second\n', create: true, expected_size_bytes: 6 }),
+      ).toMatchObject({
+        ok: true,
+        result: { created: false, size_bytes: 13 },
+      });
+      expect(await bed.text('new/log.txt')).toBe('first\nsecond\n');
+    });
+
+    it('never adds a byte-order mark to a file that holds bytes, and writes one to a new file as a write would', async () => {
+      const bed = await makeBed();
+      await bed.fixtures.writeFile('sig.txt', '\u{FEFF}a');
+      await bed.fixtures.writeFile('wide.txt', Uint8Array.from([0xff, 0xfe, 0x61, 0x00]));
+      await bed.process.call('append_text_file', { path: 'sig.txt', content: 'b', encoding: 'utf-8-sig' });
+      await bed.process.call('append_text_file', { path: 'wide.txt', content: 'b', encoding: 'utf-16' });
+      await bed.process.call('append_text_file', { path: 'fresh.txt', content: 'c', encoding: 'utf-8-sig', create: true });
+      expect([...((await bed.fixtures.readFile('sig.txt')) ?? [])]).toEqual([0xef, 0xbb, 0xbf, 0x61, 0x62]);
+      expect([...((await bed.fixtures.readFile('wide.txt')) ?? [])]).toEqual([0xff, 0xfe, 0x61, 0x00, 0x62, 0x00]);
+      expect([...((await bed.fixtures.readFile('fresh.txt')) ?? [])]).toEqual([0xef, 0xbb, 0xbf, 0x63]);
+      expect(await bed.process.call('read_text_file', { path: 'sig.txt', encoding: 'utf-8-sig' })).toMatchObject({
+        ok: true,
+        result: { content: 'ab' },
+      });
+    });
+
+    it('refuses bad input, wrong kinds, links and hard links, changing nothing', async () => {
+      const bed = await makeBed();
+      await bed.fixtures.writeFile('log.txt', 'a');
+      await bed.fixtures.makeDirectory('dir');
+      await bed.fixtures.symlink('link.txt', bed.fixtures.outside.fileTarget('.'));
+      await bed.fixtures.writeFile('twin-a.txt', 'twin');
+      await bed.fixtures.hardLink('twin-a.txt', 'twin-b.txt');
+      const outside = await bed.fixtures.outside.fingerprint();
+      for (const [args, code] of [
+        [{ path: 'log.txt', content: 'é', encoding: 'ascii' }, 'encode_failed'],
+        [{ path: 'log.txt', content: 'x', expected_size_bytes: -1 }, 'invalid_arguments'],
+        [{ path: 'log.txt', content: 'x', expected_size_bytes: '1' }, 'invalid_arguments'],
+        [{ path: 'log.txt', content: 'x', create: 1 }, 'invalid_arguments'],
+        [{ path: 'log.txt', content: 'x', encoding: 'ebcdic' }, 'unsupported_encoding'],
+        [{ path: '.git/log', content: 'x', create: true }, 'protected_path'],
+        [{ path: '../log.txt', content: 'x', create: true }, 'outside_workspace'],
+        [{ path: 'dir', content: 'x', create: true }, 'not_a_file'],
+        [{ path: 'log.txt/x', content: 'x', create: true }, 'not_a_directory'],
+        [{ path: 'link.txt', content: 'x', create: true }, 'symlink_refused'],
+        [{ path: 'twin-b.txt', content: 'x' }, 'hard_link_refused'],
+      ] as const) {
+        expect(await bed.process.call('append_text_file', args as never), JSON.stringify(args)).toMatchObject({
+          ok: false,
+          error: { code, effect: 'none' },
+        });
+      }
+      expect(await bed.text('log.txt')).toBe('a');
+      expect(await bed.text('twin-a.txt')).toBe('twin');
+      expect(await bed.fixtures.outside.fingerprint()).toBe(outside);
+    });
+
+    it('needs the write right, and an ask approval shows the escaped text with its size and SHA-256', async () => {
+      const seen: ApprovalRequest[] = [];
+      let answer: 'approve' | 'reject' = 'reject';
+      const bed = await makeBed({
+        config: ASK_WRITE,
+        approver: async (request) => {
+          seen.push(request);
+          return answer;
+        },
+      });
+      await bed.fixtures.writeFile('top.txt', 'top');
+      await bed.fixtures.writeFile('logs/app.log', 'start\n');
+      expect(await bed.process.call('append_text_file', { path: 'top.txt', content: 'x' })).toMatchObject({ ok: false, error: { code: 'denied' } });
+      const text = 'line \u{202E}two\n';
+      expect(await bed.process.call('append_text_file', { path: 'logs/app.log', content: text })).toMatchObject({
+        ok: false,
+        error: { code: 'approval_rejected', effect: 'none' },
+      });
+      expect(await bed.text('logs/app.log')).toBe('start\n');
+      answer = 'approve';
+      expect(await bed.process.call('append_text_file', { path: 'logs/app.log', content: text })).toMatchObject({ ok: true });
+      const bytes = new TextEncoder().encode(text);
+      expect(seen[1]).toMatchObject({ tool: 'append_text_file', right: 'write', content_bytes: bytes.length, content_sha256: sha256(bytes) });
+      expect(seen[1]?.preview).toBe('line \\u{202E}two\\n');
+      expect(seen[1]?.message).not.toContain('\u{202E}');
+      expect(await bed.text('logs/app.log')).toBe(`start\n${text}`);
+    });
+
+    it('keeps the file mode', async () => {
+      const bed = await makeBed();
+      await bed.fixtures.writeFile('run.sh', 'echo 1\n');
+      if (bed.hostPath === undefined || bed.modeOf === undefined) return;
+      chmodSync(bed.hostPath('run.sh'), 0o751);
+      await bed.process.call('append_text_file', { path: 'run.sh', content: 'echo 2\n' });
+      expect(bed.modeOf('run.sh')).toBe(0o751);
+    });
+
+    it('says so clearly on a provider without appendFile', async () => {
+      const bed = await makeBed({}, (provider) => {
+        const { appendFile: _dropped, ...rest } = provider;
+        return { ...rest, close: () => provider.close() };
+      });
+      await bed.fixtures.writeFile('log.txt', 'a');
+      expect(await bed.process.call('append_text_file', { path: 'log.txt', content: 'b' })).toMatchObject({
+        ok: false,
+        error: { code: 'provider_failure', effect: 'none' },
+      });
+      expect(await bed.text('log.txt')).toBe('a');
+    });
+  });
+
+  describe(`copy_file on ${providerName}`, () => {
+    it('copies bytes and mode, creating missing parents, and never replaces without overwrite', async () => {
+      const bed = await makeBed();
+      await bed.fixtures.writeFile('src/run.sh', 'echo hi\n');
+      if (bed.hostPath !== undefined) chmodSync(bed.hostPath('src/run.sh'), 0o750);
+      expect(await bed.process.call('copy_file', { from: 'src/run.sh', to: 'bin/tools/run.sh' })).toEqual({
+        ok: true,
+        result: { from: 'src/run.sh', to: 'bin/tools/run.sh', bytes_copied: 8, replaced: false },
+      });
+      expect(await bed.text('bin/tools/run.sh')).toBe('echo hi\n');
+      expect(await bed.text('src/run.sh')).toBe('echo hi\n');
+      if (bed.modeOf !== undefined) expect(bed.modeOf('bin/tools/run.sh')).toBe(0o750);
+      await bed.fixtures.writeFile('other.sh', 'other');
+      await bed.fixtures.makeDirectory('dir');
+      expect(await bed.process.call('copy_file', { from: 'other.sh', to: 'bin/tools/run.sh' })).toMatchObject({
+        ok: false,
+        error: { code: 'already_exists', effect: 'none' },
+      });
+      expect(await bed.process.call('copy_file', { from: 'other.sh', to: 'dir', overwrite: true })).toMatchObject({
+        ok: false,
+        error: { code: 'not_a_file' },
+      });
+      expect(await bed.process.call('copy_file', { from: 'dir', to: 'x', overwrite: true })).toMatchObject({
+        ok: false,
+        error: { code: 'not_a_file' },
+      });
+      expect(await bed.process.call('copy_file', { from: 'nothing', to: 'x' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(await bed.process.call('copy_file', { from: 'other.sh', to: 'bin/tools/run.sh', overwrite: true })).toMatchObject({
+        ok: true,
+        result: { bytes_copied: 5, replaced: true },
+      });
+      expect(await bed.text('bin/tools/run.sh')).toBe('other');
+      expect(await bed.fixtures.kindOf('x')).toBe('missing');
+    });
+
+    it('refuses links and hard links on either side', async () => {
+      const bed = await makeBed();
+      await bed.fixtures.writeFile('plain.txt', 'plain');
+      await bed.fixtures.symlink('link.txt', bed.fixtures.outside.fileTarget('.'));
+      await bed.fixtures.writeFile('twin-a.txt', 'twin');
+      await bed.fixtures.hardLink('twin-a.txt', 'twin-b.txt');
+      const outside = await bed.fixtures.outside.fingerprint();
+      for (const [args, code] of [
+        [{ from: 'link.txt', to: 'x.txt' }, 'symlink_refused'],
+        [{ from: 'plain.txt', to: 'link.txt', overwrite: true }, 'symlink_refused'],
+        [{ from: 'twin-a.txt', to: 'x.txt' }, 'hard_link_refused'],
+        [{ from: 'plain.txt', to: 'twin-b.txt', overwrite: true }, 'hard_link_refused'],
+        [{ from: 'plain.txt', to: '.git/x' }, 'protected_path'],
+      ] as const) {
+        const outcome = await bed.process.call('copy_file', args);
+        expect(outcome, JSON.stringify(args)).toMatchObject({ ok: false, error: { code, effect: 'none' } });
+        expect(JSON.stringify(outcome)).not.toContain('OUTSIDE');
+      }
+      expect(await bed.fixtures.kindOf('x.txt')).toBe('missing');
+      expect(await bed.text('twin-b.txt')).toBe('twin');
+      expect(await bed.fixtures.outside.fingerprint()).toBe(outside);
+    });
+
+    it('needs read on from and write on to, and never lowers a label', async () => {
+      const bed = await makeBed({
+        config: {
+          grants: [
+            { path: '.', tree: true, rights: ['read', 'write'] },
+            { path: 'private', tree: true, rights: ['read', 'write'], mode: 'deny' },
+          ],
+          labels: [
+            { path: 'secrets', tree: true, label: 'secret' },
+            { path: 'vault', tree: true, label: 'secret' },
+          ],
+          sinks: [{ path: 'outbox', tree: true, max_label: 'normal' }],
+        },
+      });
+      await bed.fixtures.writeFile('secrets/key.txt', 'k');
+      await bed.fixtures.writeFile('private/p.txt', 'p');
+      await bed.fixtures.writeFile('notes.txt', 'n');
+      for (const [from, to, code] of [
+        ['secrets/key.txt', 'notes-copy.txt', 'egress_denied'],
+        ['secrets/key.txt', 'outbox/key.txt', 'egress_denied'],
+        ['private/p.txt', 'p.txt', 'denied'],
+        ['notes.txt', 'private/n.txt', 'denied'],
+      ] as const) {
+        expect(await bed.process.call('copy_file', { from, to }), `${from} -> ${to}`).toMatchObject({ ok: false, error: { code, effect: 'none' } });
+      }
+      expect(await bed.process.call('copy_file', { from: 'secrets/key.txt', to: 'secrets/key-2.txt' })).toMatchObject({ ok: true });
+      expect(await bed.process.call('copy_file', { from: 'secrets/key.txt', to: 'vault/key.txt' })).toMatchObject({ ok: true });
+      expect(await bed.process.call('copy_file', { from: 'notes.txt', to: 'outbox/notes.txt' })).toMatchObject({ ok: true });
+      expect(await bed.fixtures.kindOf('notes-copy.txt')).toBe('missing');
+      expect(await bed.fixtures.kindOf('outbox/key.txt')).toBe('missing');
+    });
+  });
+
+  describe(`edit_text_file dry_run on ${providerName}`, () => {
+    it('gives the real call result, writes nothing and asks no approval', async () => {
+      const seen: ApprovalRequest[] = [];
+      const bed = await makeBed({
+        config: ASK_WRITE,
+        approver: async (request) => {
+          seen.push(request);
+          return 'approve';
+        },
+      });
+      await bed.fixtures.writeFile('logs/a.txt', 'one\ntwo\nthree\n');
+      const args = { path: 'logs/a.txt', edits: [{ old_text: 'two', new_text: 'TWO' }] };
+      const dry = await bed.process.call('edit_text_file', { ...args, dry_run: true });
+      expect(dry).toMatchObject({ ok: true, result: { replacements: 1 } });
+      expect(seen).toHaveLength(0);
+      expect(await bed.text('logs/a.txt')).toBe('one\ntwo\nthree\n');
+      const mismatch = await bed.process.call('edit_text_file', { path: 'logs/a.txt', edits: [{ old_text: 'four', new_text: 'x' }], dry_run: true });
+      expect(mismatch).toMatchObject({ ok: false, error: { code: 'edit_mismatch', details: { edit: 0, occurrences: 0 } } });
+      const stale = await bed.process.call('edit_text_file', { ...args, dry_run: true, expected_content_sha256: sha256('other') });
+      expect(stale).toMatchObject({ ok: false, error: { code: 'content_conflict' } });
+      const real = await bed.process.call('edit_text_file', args);
+      expect(real).toEqual(dry);
+      expect(seen).toHaveLength(1);
+      expect(await bed.text('logs/a.txt')).toBe('one\nTWO\nthree\n');
+      if (dry.ok) expect(dry.result.content_sha256).toBe(sha256('one\nTWO\nthree\n'));
+    });
+  });
+}

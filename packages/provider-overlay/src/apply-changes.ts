@@ -1,0 +1,135 @@
+import { LibosError, type WorkspacePath } from '@libos/core';
+import { beforeOf, forward, type StepData, type StepPlan } from './apply-steps.js';
+import { activeApplies, journalApply, markApply, markItem, newApplyId, settleRow, type JournalItem } from './apply-journal.js';
+import { rollBack } from './recover-apply.js';
+import type { EntryRow, RowHead } from './entry-rows.js';
+import { prefixesOf } from './locate-path.js';
+import { conflictOf, holds, observe } from './lower-cas.js';
+import { lowerManifest, type ManifestEntry } from './lower-files.js';
+import { readManifest } from './manifest-store.js';
+import type { OverlayContext } from './overlay-context.js';
+import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types.js';
+import { selectedRows } from './select-rows.js';
+
+/**
+ * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
+ * before the first lower call, each lands by the lower's own compare-and-swap, and a step's row
+ * leaves the overlay in the same transaction that marks it done.
+ */
+export async function applyChanges(context: OverlayContext, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const mode = options.mode ?? 'per_file';
+  if (mode !== 'per_file' && mode !== 'all_or_nothing')
+    throw new LibosError('invalid_arguments', "mode must be 'per_file' or 'all_or_nothing'.", { details: { mode } });
+  const rows = withChangedParents(context, selectedRows(context, options.paths));
+  const applyId = newApplyId();
+  const conflicts: OverlayConflict[] = [];
+  const items: JournalItem[] = [];
+  const blocked = new Set<string>();
+  for (const head of rows) {
+    const row = context.rows.get(head.path) as EntryRow;
+    const data = await prepareStep(context, row, `${applyId.slice(6)}-${items.length + conflicts.length}`);
+    const parentBlocked = prefixesOf(row.path as WorkspacePath).some((prefix) => prefix !== row.path && blocked.has(prefix));
+    const seen = await observe(context.lower, row.path as WorkspacePath);
+    if (parentBlocked || !(await holds(context.lower, row.path as WorkspacePath, beforeOf(data), seen))) {
+      conflicts.push(conflictOf(row.path, beforeOf(data), seen));
+      blocked.add(row.path);
+      continue;
+    }
+    items.push({ ord: items.length, state: 'planned', data: { ...data, beforeBytes: seen.kind === 'file' ? seen.bytes : null }, row });
+  }
+  if (items.length === 0 || (mode === 'all_or_nothing' && conflicts.length > 0)) return { apply_id: null, applied: [], conflicts };
+  context.state.write(() => journalApply(context, applyId, mode, items));
+  activeApplies.add(applyId);
+  try {
+    return await runSteps(context, applyId, mode, items, conflicts);
+  } finally {
+    activeApplies.delete(applyId);
+  }
+}
+
+async function runSteps(
+  context: OverlayContext,
+  applyId: string,
+  mode: string,
+  items: readonly JournalItem[],
+  conflicts: OverlayConflict[],
+): Promise<ApplyResult> {
+  const applied: string[] = [];
+  const failed = new Set<string>();
+  const done: JournalItem[] = [];
+  for (const item of items) {
+    const path = item.data.plan.path;
+    const parentFailed = prefixesOf(path as WorkspacePath).some((prefix) => prefix !== path && failed.has(prefix));
+    const conflict = parentFailed
+      ? conflictOf(path, beforeOf(item.data), await observe(context.lower, path as WorkspacePath))
+      : await forward(context.lower, item.data);
+    if (conflict !== null) {
+      conflicts.push(conflict);
+      failed.add(path);
+      if (mode === 'all_or_nothing') {
+        await rollBack(context, applyId, done);
+        return { apply_id: null, applied: [], conflicts };
+      }
+      context.state.write(() => markItem(context, applyId, item.ord, 'conflict'));
+      continue;
+    }
+    done.push(item);
+    applied.push(path);
+    context.state.write(() => {
+      markItem(context, applyId, item.ord, 'done');
+      if (mode === 'per_file') settleRow(context, item);
+    });
+  }
+  context.state.write(() => {
+    if (mode === 'all_or_nothing') for (const item of done) settleRow(context, item);
+    markApply(context, applyId, 'committed');
+    context.history.clear();
+  });
+  return { apply_id: applyId, applied, conflicts };
+}
+
+/** The selected rows plus the changed directories above them that they stand in. */
+function withChangedParents(context: OverlayContext, rows: readonly RowHead[]): RowHead[] {
+  const all = new Map(rows.map((row) => [row.path, row]));
+  for (const row of rows) {
+    for (const prefix of prefixesOf(row.path as WorkspacePath)) {
+      if (prefix === row.path || all.has(prefix)) continue;
+      const parent = context.rows.head(prefix);
+      if (parent !== undefined && parent.kind === 'directory' && parent.change !== null) all.set(prefix, parent);
+    }
+  }
+  return [...all.values()].sort((left, right) => Buffer.compare(Buffer.from(left.path), Buffer.from(right.path)));
+}
+
+/** The plan and bytes of one row's step; a base directory's manifest is checked against the disk now. */
+async function prepareStep(context: OverlayContext, row: EntryRow, tag: string): Promise<StepData> {
+  const base: StepPlan['base'] =
+    row.base_kind === 'file'
+      ? { kind: 'file', sha256: row.base_sha256 ?? '' }
+      : row.base_kind === 'directory'
+        ? { kind: 'directory', manifest_id: row.manifest_id ?? 0 }
+        : { kind: 'missing' };
+  const put: StepPlan['put'] =
+    row.kind === 'file' ? { kind: 'file', sha256: row.sha256 ?? '' } : row.kind === 'directory' ? { kind: 'directory' } : null;
+  let beforeTree: ManifestEntry[] = [];
+  if (base.kind === 'directory') {
+    const recorded = readManifest(context, base.manifest_id) as ManifestEntry[];
+    beforeTree = recorded;
+    const seen = await observe(context.lower, row.path as WorkspacePath);
+    if (seen.kind === 'directory') {
+      // Keep the bytes now, so an undo can put the directory back; they must match the manifest.
+      const fresh = await lowerManifest(context.lower, row.path as WorkspacePath, { keepBytes: true });
+      const bytesBy = new Map(fresh.map((entry) => [entry.path, entry]));
+      beforeTree = recorded.map((entry) => {
+        const found = bytesBy.get(entry.path);
+        return found?.bytes !== undefined && found.sha256 === entry.sha256 ? { ...entry, bytes: found.bytes } : entry;
+      });
+    }
+  }
+  return {
+    plan: { path: row.path, base, put, tag },
+    newBytes: row.content === null ? null : new Uint8Array(row.content),
+    beforeBytes: null,
+    beforeTree,
+  };
+}

@@ -1,0 +1,95 @@
+import type Database from 'better-sqlite3';
+import type { EntryRow, RowHead, RowStatements } from './entry-rows.js';
+
+/** Records one mutating call's row changes so `rewind` can put every row back as it was. */
+export interface CallEditor {
+  put(row: EntryRow): void;
+  remove(path: string): void;
+  /** Removes every row strictly below `path`. */
+  removeBelow(path: string): void;
+}
+
+interface UndoImage {
+  readonly image: string | null;
+  readonly content: Buffer | null;
+}
+
+/** Statements over the call history and its undo images. */
+export function createHistory(db: Database.Database, rows: RowStatements) {
+  const insertCall = db.prepare<[string, string, string]>('INSERT INTO calls (tool, paths, at) VALUES (?, ?, ?)');
+  const insertUndo = db.prepare<[number, number, string, string | null, Buffer | null]>(
+    'INSERT INTO undo_rows (seq, ord, path, image, content) VALUES (?, ?, ?, ?, ?)',
+  );
+  const listCalls = db.prepare<[], { seq: number; tool: string; paths: string; at: string }>('SELECT seq, tool, paths, at FROM calls ORDER BY seq');
+  const callsAfter = db.prepare<[number], { seq: number }>('SELECT seq FROM calls WHERE seq > ? ORDER BY seq DESC');
+  const undoOf = db.prepare<[number], { path: string; image: string | null; content: Buffer | null }>(
+    'SELECT path, image, content FROM undo_rows WHERE seq = ? ORDER BY ord DESC',
+  );
+  const dropCall = db.prepare<[number]>('DELETE FROM calls WHERE seq = ?');
+  const dropUndo = db.prepare<[number]>('DELETE FROM undo_rows WHERE seq = ?');
+  const floor = db.prepare<[], { value: number }>("SELECT value FROM meta WHERE key = 'history_floor'");
+  const lastSeq = db.prepare<[], { seq: number | null }>("SELECT seq FROM sqlite_sequence WHERE name = 'calls'");
+  const setFloor = db.prepare<[number]>("UPDATE meta SET value = ? WHERE key = 'history_floor'");
+  const clearCalls = db.prepare('DELETE FROM calls');
+  const clearUndo = db.prepare('DELETE FROM undo_rows');
+
+  return {
+    /** Starts call `tool` on `paths` inside the caller's transaction; returns the editor that keeps undo images. */
+    begin(tool: string, paths: readonly string[], at: string): CallEditor {
+      const seq = Number(insertCall.run(tool, JSON.stringify(paths), at).lastInsertRowid);
+      const saved = new Set<string>();
+      let ord = 0;
+      const save = (row: EntryRow | undefined, path: string): void => {
+        if (saved.has(path)) return;
+        saved.add(path);
+        const image = imageOf(row);
+        insertUndo.run(seq, ord++, path, image.image, image.content);
+      };
+      return {
+        put(row) {
+          save(rows.get(row.path), row.path);
+          rows.put(row);
+        },
+        remove(path) {
+          save(rows.get(path), path);
+          rows.remove(path);
+        },
+        removeBelow(path) {
+          for (const row of rows.below(path)) save(row, row.path);
+          rows.removeBelow(path);
+        },
+      };
+    },
+    list: () => listCalls.all().map((call) => ({ seq: call.seq, tool: call.tool, paths: JSON.parse(call.paths) as string[], at: call.at })),
+    floor: (): number => floor.get()?.value ?? 0,
+    /** Undoes every call after `seq`, newest first, inside the caller's transaction; returns how many. */
+    rewindTo(seq: number): number {
+      let undone = 0;
+      for (const { seq: later } of callsAfter.all(seq)) {
+        for (const undo of undoOf.all(later)) {
+          rows.remove(undo.path);
+          if (undo.image !== null) rows.put({ ...(JSON.parse(undo.image) as RowHead), content: undo.content });
+        }
+        dropUndo.run(later);
+        dropCall.run(later);
+        undone++;
+      }
+      return undone;
+    },
+    /** Forgets the history (after an apply or a discard): later rewinds cannot go past this point. */
+    clear(): void {
+      setFloor.run(lastSeq.get()?.seq ?? 0);
+      clearCalls.run();
+      clearUndo.run();
+    },
+  };
+}
+
+function imageOf(row: EntryRow | undefined): UndoImage {
+  if (row === undefined) return { image: null, content: null };
+  const { content, ...head } = row;
+  return { image: JSON.stringify(head), content };
+}
+
+/** The history statements. */
+export type History = ReturnType<typeof createHistory>;

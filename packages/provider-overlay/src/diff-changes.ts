@@ -1,0 +1,102 @@
+import { LibosError, unifiedDiffLines, utf8ByteLength, type WorkspacePath } from '@libos/core';
+import type { EntryRow } from './entry-rows.js';
+import { readWhole, sha256Hex } from './lower-files.js';
+import { readManifest } from './manifest-store.js';
+import type { OverlayContext } from './overlay-context.js';
+import type { DiffOptions, DiffResult } from './overlay-types.js';
+import { selectedRows } from './select-rows.js';
+
+const DEFAULT_MAX_BYTES = 1 << 20;
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+function textOf(bytes: Uint8Array): string | undefined {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a side of a diff holds: bytes, or nothing. */
+type Side = Uint8Array | null;
+
+/**
+ * A unified diff of the selected changes, one file after another in path order. Stops as soon as
+ * `maxBytes` is reached and says so in a last line; a deleted directory shows each file it held.
+ */
+export async function diffChanges(context: OverlayContext, options: DiffOptions = {}): Promise<DiffResult> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1)
+    throw new LibosError('invalid_arguments', 'max_bytes must be a positive integer.', { details: { max_bytes: maxBytes } });
+  const out: string[] = [];
+  let used = 0;
+  let cut = false;
+  const emit = (lines: readonly string[]): boolean => {
+    for (const line of lines) {
+      const cost = utf8ByteLength(line) + 1;
+      if (used + cost > maxBytes) {
+        cut = true;
+        return false;
+      }
+      out.push(line);
+      used += cost;
+    }
+    return true;
+  };
+  for (const head of selectedRows(context, options.paths)) {
+    const row = context.rows.get(head.path) as EntryRow;
+    if (!(await emitRow(context, row, emit)) || cut) break;
+  }
+  let text = out.length === 0 ? '' : `${out.join('\n')}\n`;
+  if (cut) text += `# diff cut at ${maxBytes} bytes: pass a larger max_bytes or fewer paths to see the rest\n`;
+  return { text, truncated: cut };
+}
+
+async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: readonly string[]) => boolean): Promise<boolean> {
+  const path = row.path as WorkspacePath;
+  const current: Side = row.kind === 'file' ? new Uint8Array(row.content ?? Buffer.alloc(0)) : null;
+  if (row.base_kind === 'directory' && row.manifest_id !== null) {
+    if (!emit([`# directory ${row.kind === 'whiteout' ? 'deleted' : 'replaced'}: ${path} (${row.base_files ?? 0} files within)`])) return false;
+    for (const entry of readManifest(context, row.manifest_id)) {
+      if (entry.kind !== 'file') continue;
+      const inner = `${path}/${entry.path}` as WorkspacePath;
+      const bytes = await lowerBytes(context, inner);
+      if (!emit(fileDiff(inner, bytes, null, entry.sha256 !== null && bytes !== null && sha256Hex(bytes) !== entry.sha256))) return false;
+    }
+    if (row.kind === 'file') return emit(fileDiff(path, null, current, false));
+    if (row.kind === 'directory') return emit([`# directory added: ${path}`]);
+    return true;
+  }
+  if (row.kind === 'directory') return emit([`# directory added: ${path}`]);
+  const base: Side = row.base_kind === 'file' ? await lowerBytes(context, path) : null;
+  const drifted = row.base_kind === 'file' && base !== null && sha256Hex(base) !== row.base_sha256;
+  return emit(fileDiff(path, base, current, drifted));
+}
+
+// The base bytes are what the lower holds now, when it still holds the base; a drifted file is
+// diffed against the disk with a note, so the person sees what `apply` would meet.
+async function lowerBytes(context: OverlayContext, path: WorkspacePath): Promise<Uint8Array | null> {
+  try {
+    return await readWhole(context.lower, path, null);
+  } catch {
+    return null;
+  }
+}
+
+function fileDiff(path: string, base: Side, current: Side, drifted: boolean): string[] {
+  const note = drifted ? [`# note: ${path} changed on disk since the agent's change was made; shown against the disk`] : [];
+  const oldText = base === null ? '' : textOf(base);
+  const newText = current === null ? '' : textOf(current);
+  if (oldText === undefined || newText === undefined) {
+    const describe = (side: Side) => (side === null ? 'absent' : `${side.length} bytes, sha256 ${sha256Hex(side)}`);
+    return [
+      ...note,
+      `Binary files ${base === null ? '/dev/null' : `a/${path}`} and ${current === null ? '/dev/null' : `b/${path}`} differ (${describe(base)}; ${describe(current)})`,
+    ];
+  }
+  const lines = unifiedDiffLines(path, oldText, newText);
+  if (lines.length === 0) return note;
+  if (base === null) lines[0] = '--- /dev/null';
+  if (current === null) lines[1] = '+++ /dev/null';
+  return [...note, ...lines];
+}

@@ -1,0 +1,21 @@
+export { openOverlay } from './open-overlay.js';
+export type {
+  ApplyOptions,
+  ApplyResult,
+  ChangeTotals,
+  ChangesOptions,
+  ChangesResult,
+  ConflictReason,
+  ContentIdentity,
+  DiffOptions,
+  DiffResult,
+  DiscardResult,
+  HistoryCall,
+  HistoryResult,
+  Overlay,
+  OverlayChange,
+  OverlayConflict,
+  OverlayOptions,
+  RewindResult,
+  UndoApplyResult,
+} from './overlay-types.js';

@@ -1,0 +1,95 @@
+import { LibosError, type WorkspacePath } from '@libos/core';
+import { applyChanges } from './apply-changes.js';
+import { createHistory } from './call-history.js';
+import { diffChanges } from './diff-changes.js';
+import { discardChanges } from './discard-changes.js';
+import { createRowStatements } from './entry-rows.js';
+import { listChanges } from './list-changes.js';
+import { closedError, createExclusive, type OverlayContext } from './overlay-context.js';
+import { createOverlayProvider } from './overlay-provider.js';
+import type { Overlay, OverlayOptions } from './overlay-types.js';
+import { recoverApplies } from './recover-apply.js';
+import { openStateDatabase } from './state-database.js';
+import { undoApply } from './undo-apply.js';
+
+/** The open overlays' contexts, for the package's own tests (fixtures that act below the provider). */
+export const overlayContexts = new WeakMap<object, OverlayContext>();
+
+/**
+ * Opens an overlay over `lower` with its state in `state` (docs/overlay.md): `provider` is the
+ * agent's view, the other methods are the person's. An apply a crash interrupted is finished or
+ * rolled back before the first operation.
+ */
+export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
+  const lowerRoot = options.lowerRoot ?? options.lower.hostPath?.('.' as WorkspacePath);
+  const state = openStateDatabase(options.state, lowerRoot);
+  const rows = createRowStatements(state.db);
+  const history = createHistory(state.db, rows);
+  let agentClosed = false;
+  let closed = false;
+  const exclusive = createExclusive();
+  const anyRunning = state.db.prepare("SELECT 1 AS one FROM applies WHERE state = 'running' LIMIT 1");
+  const context: OverlayContext = {
+    lower: options.lower,
+    state,
+    rows,
+    history,
+    exclusive,
+    checkOpen(path) {
+      if (agentClosed || closed) throw closedError(path);
+    },
+    async recover() {
+      if (anyRunning.get() !== undefined) await recoverApplies(context);
+    },
+    now: () => new Date().toISOString(),
+  };
+  const person = <T>(body: () => Promise<T> | T): Promise<T> => {
+    if (closed)
+      return Promise.reject(new LibosError('provider_failure', 'The overlay is closed.', { effect: 'none', details: { reason: 'closed' } }));
+    return exclusive(async () => {
+      await context.recover();
+      return body();
+    });
+  };
+  const provider = createOverlayProvider(
+    context,
+    async () => {
+      agentClosed = true;
+    },
+    options.state !== ':memory:',
+  );
+  overlayContexts.set(provider, context);
+  await person(() => undefined);
+  return {
+    provider,
+    changes: (changeOptions) => person(() => listChanges(context, changeOptions)),
+    diff: (diffOptions) => person(() => diffChanges(context, diffOptions)),
+    apply: (applyOptions) => person(() => applyChanges(context, applyOptions)),
+    undoApply: (applyId) => person(() => undoApply(context, applyId)),
+    discard: (discardOptions) => person(() => discardChanges(context, discardOptions?.paths)),
+    history: () => person(() => ({ calls: history.list() })),
+    rewind: (seq) =>
+      person(() => {
+        const floor = history.floor();
+        if (!Number.isInteger(seq) || seq < floor) {
+          throw new LibosError(
+            'invalid_arguments',
+            `rewind takes a call number of at least ${floor} (calls before an apply or a discard are gone).`,
+            {
+              details: { seq, floor },
+            },
+          );
+        }
+        const last = history.list().at(-1)?.seq ?? floor;
+        if (seq > last) throw new LibosError('invalid_arguments', `There is no call ${seq}; the last is ${last}.`, { details: { seq, last } });
+        return { rewound: state.write(() => history.rewindTo(seq)) };
+      }),
+    close: async () => {
+      if (closed) return;
+      await exclusive(async () => undefined);
+      closed = true;
+      agentClosed = true;
+      state.close();
+    },
+  };
+}

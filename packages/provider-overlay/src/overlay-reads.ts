@@ -1,0 +1,49 @@
+import {
+  checkSignal,
+  providerErrors,
+  type DirectoryListing,
+  type FileRead,
+  type ListDirectoryOptions,
+  type PathStatus,
+  type ReadFileOptions,
+  type StatOptions,
+  type WorkspacePath,
+} from '@libos/core';
+import { locatePath } from './locate-path.js';
+import { listMerged, listUpperOnly } from './merged-listing.js';
+import type { OverlayContext } from './overlay-context.js';
+
+/** `stat` in the agent's view. */
+export async function overlayStat(context: OverlayContext, path: WorkspacePath, options: StatOptions = {}): Promise<PathStatus> {
+  context.checkOpen(path);
+  checkSignal(options.signal, path);
+  const location = locatePath(context.rows, path);
+  if (location.at === 'lower') return context.lower.stat(path, options);
+  if (location.at === 'covered' || location.row.kind === 'whiteout') return { kind: 'missing', sizeBytes: null, modifiedAt: null };
+  const { row } = location;
+  return { kind: row.kind === 'file' ? 'file' : 'directory', sizeBytes: row.kind === 'file' ? row.size : null, modifiedAt: row.modified_at };
+}
+
+/** `readFile` in the agent's view: an unchanged file is the lower's own read, after one indexed lookup. */
+export async function overlayReadFile(context: OverlayContext, path: WorkspacePath, options: ReadFileOptions): Promise<FileRead> {
+  context.checkOpen(path);
+  checkSignal(options.signal, path);
+  const location = locatePath(context.rows, path);
+  if (location.at === 'lower') return context.lower.readFile(path, options);
+  if (location.at === 'covered' || location.row.kind === 'whiteout') throw providerErrors.notFound(path);
+  if (location.row.kind === 'directory') throw providerErrors.notAFile(path, 'directory');
+  const found = context.rows.prefix(path, options.maxBytes);
+  if (found === undefined) throw providerErrors.notFound(path);
+  return { bytes: new Uint8Array(found.bytes), truncated: found.size > options.maxBytes };
+}
+
+/** `listDirectory` in the agent's view: the lower merged with the overlay, in code-point order. */
+export async function listDirectoryMerged(context: OverlayContext, path: WorkspacePath, options: ListDirectoryOptions): Promise<DirectoryListing> {
+  context.checkOpen(path);
+  checkSignal(options.signal, path);
+  const location = locatePath(context.rows, path);
+  if (location.at === 'lower') return listMerged(context.lower, context.rows, path, options.limit, options.signal);
+  if (location.at === 'covered' || location.row.kind === 'whiteout') throw providerErrors.notFound(path);
+  if (location.row.kind === 'file') throw providerErrors.notADirectory(path);
+  return listUpperOnly(context.rows, path, options.limit);
+}

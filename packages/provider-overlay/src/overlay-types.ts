@@ -1,0 +1,142 @@
+import type { FileSystemProviderV1 } from '@libos/core';
+
+/** A file's identity by content. */
+export interface ContentIdentity {
+  readonly sha256: string;
+  readonly size_bytes: number;
+}
+
+/** One changed path as a person sees it (docs/overlay.md, "changes"). */
+export interface OverlayChange {
+  readonly path: string;
+  readonly change: 'added' | 'modified' | 'deleted' | 'replaced';
+  readonly kind: 'file' | 'directory';
+  /** The lower file this change was made from; null when there was none (or it was a directory). */
+  readonly base: ContentIdentity | null;
+  /** The file the agent left; null when deleted (or a directory). */
+  readonly current: ContentIdentity | null;
+  /** Lower files a deleted or replaced directory held; 0 otherwise. */
+  readonly files_within: number;
+}
+
+/** Counts of every change, whatever the page. */
+export interface ChangeTotals {
+  readonly added: number;
+  readonly modified: number;
+  readonly deleted: number;
+  readonly replaced: number;
+}
+
+/** Options of `changes`. */
+export interface ChangesOptions {
+  /** At most this many changes (1 to 100,000; default 1000). */
+  readonly limit?: number;
+  /** The `next_cursor` of the previous page. */
+  readonly cursor?: string;
+}
+
+/** One page of changes. */
+export interface ChangesResult {
+  readonly changes: readonly OverlayChange[];
+  readonly totals: ChangeTotals;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  readonly next_cursor: string | null;
+}
+
+/** Options of `diff`. */
+export interface DiffOptions {
+  /** Only changes at or below these paths. */
+  readonly paths?: readonly string[];
+  /** Cut the text past this many UTF-8 bytes, with a note (default 1 MiB). */
+  readonly maxBytes?: number;
+}
+
+/** A unified diff of the selected changes. */
+export interface DiffResult {
+  readonly text: string;
+  /** True when `maxBytes` cut the text; the text then ends with a note saying so. */
+  readonly truncated: boolean;
+}
+
+/** Why a change could not land: what the lower holds is not what the change was made from. */
+export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk';
+
+/** A path left as it is on disk and in the overlay. */
+export interface OverlayConflict {
+  readonly path: string;
+  readonly reason: ConflictReason;
+  /** What the change expected on disk: the base file's SHA-256, or null for no file (or a directory). */
+  readonly expected_sha256: string | null;
+  /** What the disk holds: a file's SHA-256, or null for no file (or something that is not a file). */
+  readonly actual_sha256: string | null;
+}
+
+/** Options of `apply`. */
+export interface ApplyOptions {
+  /** Only changes at or below these paths (and the changed directories above them). */
+  readonly paths?: readonly string[];
+  /** `per_file` (default): every path that can land lands; `all_or_nothing`: one conflict stops all. */
+  readonly mode?: 'per_file' | 'all_or_nothing';
+}
+
+/** What an apply did. */
+export interface ApplyResult {
+  /** The id to pass to `undoApply`; null when nothing was applied. */
+  readonly apply_id: string | null;
+  readonly applied: readonly string[];
+  readonly conflicts: readonly OverlayConflict[];
+}
+
+/** What `undoApply` did. */
+export interface UndoApplyResult {
+  readonly restored: readonly string[];
+  readonly conflicts: readonly OverlayConflict[];
+}
+
+/** What `discard` dropped. */
+export interface DiscardResult {
+  readonly discarded: readonly string[];
+}
+
+/** One mutating call of the agent. */
+export interface HistoryCall {
+  readonly seq: number;
+  readonly tool: string;
+  readonly paths: readonly string[];
+  readonly at: string;
+}
+
+/** The agent's mutating calls since the last apply or discard, oldest first. */
+export interface HistoryResult {
+  readonly calls: readonly HistoryCall[];
+}
+
+/** What `rewind` undid. */
+export interface RewindResult {
+  /** How many calls were undone. */
+  readonly rewound: number;
+}
+
+/** Options of `openOverlay`. */
+export interface OverlayOptions {
+  /** The provider under the overlay; the agent never writes to it. */
+  readonly lower: FileSystemProviderV1;
+  /** The state file (created 0600), or `':memory:'`. */
+  readonly state: string;
+  /** The lower's host directory, when it has one: the state file is refused inside it. */
+  readonly lowerRoot?: string;
+}
+
+/** An open overlay: the agent's provider and the person's operations. */
+export interface Overlay {
+  readonly provider: FileSystemProviderV1;
+  changes(options?: ChangesOptions): Promise<ChangesResult>;
+  diff(options?: DiffOptions): Promise<DiffResult>;
+  apply(options?: ApplyOptions): Promise<ApplyResult>;
+  undoApply(applyId: string): Promise<UndoApplyResult>;
+  discard(options?: { readonly paths?: readonly string[] }): Promise<DiscardResult>;
+  history(): Promise<HistoryResult>;
+  rewind(seq: number): Promise<RewindResult>;
+  /** Closes the state; the provider fails with `provider_failure` afterwards. The lower is not closed. */
+  close(): Promise<void>;
+}

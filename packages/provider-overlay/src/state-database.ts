@@ -1,0 +1,104 @@
+import { closeSync, existsSync, openSync, realpathSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { LibosError } from '@libos/core';
+import Database from 'better-sqlite3';
+
+/** The schema, as data: each migration runs once, in order, inside one transaction (docs/overlay.md). */
+const migrations: readonly string[] = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+   INSERT INTO meta (key, value) VALUES ('generation', 0), ('history_floor', 0);
+   CREATE TABLE entries (
+     path TEXT PRIMARY KEY, parent TEXT NOT NULL, name TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('file', 'directory', 'whiteout')),
+     opaque INTEGER NOT NULL DEFAULT 1,
+     content BLOB, sha256 TEXT, size INTEGER, modified_at TEXT NOT NULL,
+     base_kind TEXT NOT NULL CHECK (base_kind IN ('missing', 'file', 'directory')),
+     base_sha256 TEXT, base_size INTEGER, base_files INTEGER, manifest_id INTEGER,
+     change TEXT CHECK (change IN ('added', 'modified', 'deleted', 'replaced'))
+   ) WITHOUT ROWID;
+   CREATE INDEX entries_by_parent ON entries (parent, name);
+   CREATE INDEX entries_changed ON entries (path) WHERE change IS NOT NULL;
+   CREATE INDEX entries_by_change ON entries (change) WHERE change IS NOT NULL;
+   CREATE TABLE manifests (manifest_id INTEGER NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, sha256 TEXT, size INTEGER,
+     PRIMARY KEY (manifest_id, path)) WITHOUT ROWID;
+   CREATE TABLE calls (seq INTEGER PRIMARY KEY AUTOINCREMENT, tool TEXT NOT NULL, paths TEXT NOT NULL, at TEXT NOT NULL);
+   CREATE TABLE undo_rows (seq INTEGER NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL, image TEXT, content BLOB,
+     PRIMARY KEY (seq, ord)) WITHOUT ROWID;
+   CREATE TABLE applies (apply_id TEXT PRIMARY KEY, mode TEXT NOT NULL, state TEXT NOT NULL, at TEXT NOT NULL, pid INTEGER NOT NULL);
+   CREATE TABLE apply_items (apply_id TEXT NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL, state TEXT NOT NULL,
+     plan TEXT NOT NULL, new_content BLOB, before_content BLOB, row_image TEXT, row_content BLOB,
+     PRIMARY KEY (apply_id, ord)) WITHOUT ROWID;
+   CREATE TABLE apply_tree (apply_id TEXT NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, content BLOB,
+     PRIMARY KEY (apply_id, ord, path)) WITHOUT ROWID;`,
+];
+
+/** The open state: one SQLite database and the generation counter every write transaction bumps. */
+export interface StateDatabase {
+  readonly db: Database.Database;
+  /** The counter of committed overlay changes; a writer whose probe saw another value retries. */
+  generation(): number;
+  /** Runs `body` as one write transaction (`BEGIN IMMEDIATE`), bumping the generation. */
+  write<T>(body: () => T): T;
+  close(): void;
+}
+
+/**
+ * Opens (creating 0600) the state file, or an in-memory state for `':memory:'`. A file inside
+ * `lowerRoot` is refused: the agent could then read or write its own review record.
+ */
+export function openStateDatabase(file: string, lowerRoot: string | undefined): StateDatabase {
+  if (file !== ':memory:') {
+    refuseInsideRoot(file, lowerRoot);
+    // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  }
+  const db = new Database(file);
+  // WAL lets a person's command read while a server writes; FULL makes each commit durable, which
+  // the apply journal needs (a committed "done" must survive a power cut).
+  if (file !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 20000');
+  migrate(db);
+  const readGeneration = db.prepare<[], { value: number }>("SELECT value FROM meta WHERE key = 'generation'");
+  const bump = db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'generation'");
+  return {
+    db,
+    generation: () => readGeneration.get()?.value ?? 0,
+    write: <T>(body: () => T): T =>
+      db
+        .transaction(() => {
+          const result = body();
+          bump.run();
+          return result;
+        })
+        .immediate(),
+    close: () => db.close(),
+  };
+}
+
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    for (let index = version; index < migrations.length; index++) db.exec(migrations[index] as string);
+    if (version < migrations.length) db.pragma(`user_version = ${migrations.length}`);
+  }).immediate();
+}
+
+function refuseInsideRoot(file: string, lowerRoot: string | undefined): void {
+  if (lowerRoot === undefined) return;
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const root = real(lowerRoot);
+  const where = resolve(real(dirname(resolve(file))), resolve(file).slice(dirname(resolve(file)).length + 1));
+  const inside = relative(root, where);
+  if (inside === '' || (!inside.startsWith(`..${sep}`) && inside !== '..' && !inside.startsWith(sep))) {
+    throw new LibosError('invalid_arguments', 'The overlay state file must lie outside the workspace it reviews.', {
+      details: { reason: 'state_inside_root' },
+    });
+  }
+}

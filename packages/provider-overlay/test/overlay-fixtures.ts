@@ -1,0 +1,66 @@
+import { LibosError, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
+import type { ProviderFixtures } from '@libos/provider-conformance';
+import { locatePath, prefixesOf } from '../src/locate-path.js';
+import { overlayContexts } from '../src/open-overlay.js';
+
+/**
+ * Fixtures for an overlay provider: they act on the lower, as a person's edits would, after taking
+ * out of the overlay whatever would hide that path (the kit's raw writes must show through), and
+ * they observe the agent's merged view.
+ */
+export function overlayFixtures(provider: FileSystemProviderV1, lower: ProviderFixtures): ProviderFixtures {
+  const context = overlayContexts.get(provider);
+  if (context === undefined) throw new Error('not an overlay provider');
+  const forget = (path: string): void => {
+    context.state.write(() => {
+      const target = path === '' ? '.' : path;
+      for (const prefix of prefixesOf(target as WorkspacePath)) {
+        if (prefix === target) break;
+        const row = context.rows.get(prefix);
+        if (row === undefined) continue;
+        if (row.kind === 'directory') context.rows.put({ ...row, opaque: 0 });
+        else context.rows.remove(prefix);
+      }
+      if (target !== '.') {
+        context.rows.remove(target);
+        context.rows.removeBelow(target);
+      } else context.state.db.prepare('DELETE FROM entries').run();
+    });
+  };
+  const view = (path: string) => {
+    try {
+      return locatePath(context.rows, (path === '' ? '.' : path) as WorkspacePath);
+    } catch (error) {
+      if (LibosError.is(error, 'not_found', 'not_a_directory')) return { at: 'covered' as const };
+      throw error;
+    }
+  };
+  return {
+    ...lower,
+    writeFile: async (path, content) => {
+      forget(path);
+      await lower.writeFile(path, content);
+    },
+    makeDirectory: async (path) => {
+      forget(path);
+      await lower.makeDirectory(path);
+    },
+    ...(lower.symlink === undefined ? {} : { symlink: async (path: string, target: string) => (forget(path), lower.symlink?.(path, target)) }),
+    ...(lower.hardLink === undefined
+      ? {}
+      : { hardLink: async (existing: string, path: string) => (forget(existing), forget(path), lower.hardLink?.(existing, path)) }),
+    ...(lower.fifo === undefined ? {} : { fifo: async (path: string) => (forget(path), lower.fifo?.(path)) }),
+    readFile: async (path) => {
+      const location = view(path);
+      if (location.at === 'lower') return lower.readFile(path);
+      if (location.at === 'covered' || location.row.kind !== 'file') return null;
+      return new Uint8Array(context.rows.get(location.row.path)?.content ?? Buffer.alloc(0));
+    },
+    kindOf: async (path) => {
+      const location = view(path);
+      if (location.at === 'lower') return lower.kindOf(path);
+      if (location.at === 'covered' || location.row.kind === 'whiteout') return 'missing';
+      return location.row.kind;
+    },
+  };
+}

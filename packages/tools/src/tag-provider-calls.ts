@@ -1,0 +1,26 @@
+import type { FileSystemProviderV1 } from '@libos/core';
+
+/**
+ * The provider as one tool call sees it: every call's options carry `tool`, the tool's name, so a
+ * provider that keeps a history (the overlay, docs/overlay.md) can say which tool changed what.
+ * Options the tool passed win; nothing else about the call changes.
+ */
+export function tagProviderCalls(provider: FileSystemProviderV1, tool: string): FileSystemProviderV1 {
+  const tagged: FileSystemProviderV1 = {
+    specificationVersion: provider.specificationVersion,
+    name: provider.name,
+    capabilities: provider.capabilities,
+    stat: (path, options) => provider.stat(path, { tool, ...options }),
+    listDirectory: (path, options) => provider.listDirectory(path, { tool, ...options }),
+    readFile: (path, options) => provider.readFile(path, { tool, ...options }),
+    writeFile: (path, bytes, options) => provider.writeFile(path, bytes, { tool, ...options }),
+    makeDirectory: (path, options) => provider.makeDirectory(path, { tool, ...options }),
+    deleteFile: (path, options) => provider.deleteFile(path, { tool, ...options }),
+    deleteDirectory: (path, options) => provider.deleteDirectory(path, { tool, ...options }),
+    close: () => provider.close(),
+  };
+  const { rename, hostPath } = provider;
+  if (rename !== undefined) tagged.rename = (from, to, options) => rename.call(provider, from, to, { tool, ...options });
+  if (hostPath !== undefined) tagged.hostPath = (path) => hostPath.call(provider, path);
+  return tagged;
+}
