@@ -1,6 +1,5 @@
 // The review page: plain DOM, no framework. Every value from the server is set as text, never as
 // markup, so a hostile file name or diff line stays text.
-'use strict';
 
 const TOKEN_KEY = 'libos-review-token';
 const state = { token: null, changes: [], cursor: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
@@ -116,7 +115,13 @@ function renderRows() {
     if (state.audit) cells.push(element('td', { class: 'calls-cell', 'data-path': change.path }, [element('span', { class: 'hint', text: '…' })]));
     cells.push(
       element('td', { class: 'row-actions' }, [
-        element('button', { type: 'button', class: 'small', text: 'Apply', 'aria-label': `Apply ${change.path}`, onclick: () => act('apply', [change.path]) }),
+        element('button', {
+          type: 'button',
+          class: 'small',
+          text: 'Apply',
+          'aria-label': `Apply ${change.path}`,
+          onclick: () => act('apply', [change.path]),
+        }),
         element('button', {
           type: 'button',
           class: 'small quiet',
@@ -209,7 +214,8 @@ async function showDiff(change) {
       );
     } else {
       view.replaceChildren(...lines.map(diffLine));
-      if (truncated) view.append(element('span', { class: 'diff-line note', text: '[the diff is longer than the page shows: run libos diff for all of it]' }));
+      if (truncated)
+        view.append(element('span', { class: 'diff-line note', text: '[the diff is longer than the page shows: run libos diff for all of it]' }));
     }
     view.focus();
   } catch (error) {

@@ -43,7 +43,13 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${shown}:${address.port}`;
   const hosts = new Set([`${shown}:${address.port}`]);
-  handler = createReviewHandler({ operations: options.operations, ...(options.calls === undefined ? {} : { calls: options.calls }), origin, hosts, token });
+  handler = createReviewHandler({
+    operations: options.operations,
+    ...(options.calls === undefined ? {} : { calls: options.calls }),
+    origin,
+    hosts,
+    token,
+  });
   return {
     url: `${origin}/#token=${token}`,
     origin,

@@ -16,7 +16,9 @@ function send(server: ReviewServer, method: string, path: string, headers: Recor
     const outgoing = request({ host: hostname, port, method, path, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     outgoing.on('error', reject);
     outgoing.end(body);

@@ -9,7 +9,7 @@ import { createRuntime } from '@libos/tools';
 export interface ReviewFixture {
   readonly root: string;
   readonly overlay: Overlay;
-  /** Every file under the root: path → bytes (hex), mode. */
+  /** Every file under the root but the provider's staging area: path → mode and bytes (hex). */
   snapshot(): Record<string, string>;
   close(): Promise<void>;
 }
@@ -55,6 +55,8 @@ export async function openReviewFixture(): Promise<ReviewFixture> {
 function snapshotOf(root: string, prefix = ''): Record<string, string> {
   const entries: Record<string, string> = {};
   for (const name of readdirSync(join(root, prefix)).sort()) {
+    // The local provider's own staging area (temporaries before their rename), not the person's files.
+    if (prefix === '' && name === '.libos-staging') continue;
     const path = prefix === '' ? name : `${prefix}/${name}`;
     const status = statSync(join(root, path));
     if (status.isDirectory()) {
