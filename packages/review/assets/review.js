@@ -1,0 +1,336 @@
+// The review page: plain DOM, no framework. Every value from the server is set as text, never as
+// markup, so a hostile file name or diff line stays text.
+
+const TOKEN_KEY = 'libos-review-token';
+const state = { token: null, changes: [], cursor: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
+const $ = (id) => document.getElementById(id);
+
+function takeToken() {
+  const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (match) {
+    sessionStorage.setItem(TOKEN_KEY, match[1]);
+    // The token leaves the address bar (and the history) as soon as the page has it.
+    history.replaceState(null, '', location.pathname);
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+async function api(path, body) {
+  const init = { headers: { 'x-libos-review-token': state.token }, cache: 'no-store' };
+  if (body !== undefined) {
+    init.method = 'POST';
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const value = await response.json().catch(() => ({ error: { message: `The server answered ${response.status}.` } }));
+  if (!response.ok) throw new Error(value.error?.message ?? `The server answered ${response.status}.`);
+  return value;
+}
+
+function element(tag, options = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'text') node.textContent = value;
+    else if (key === 'class') node.className = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function bytes(size) {
+  if (size === null || size === undefined) return '—';
+  if (size < 1024) return `${size} B`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = size / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+const SYMBOL = { added: '+', modified: '~', deleted: '−', replaced: '±' };
+
+function say(text, isError = false) {
+  const status = $('status');
+  status.textContent = text;
+  status.classList.toggle('error', isError);
+}
+
+function showTotals(totals) {
+  const node = $('totals');
+  node.replaceChildren();
+  const parts = ['added', 'modified', 'deleted', 'replaced'];
+  const all = parts.reduce((sum, kind) => sum + totals[kind], 0);
+  node.append(element('strong', { text: `${all} ${all === 1 ? 'change' : 'changes'}` }), ': ');
+  parts.forEach((kind, index) => {
+    if (index > 0) node.append(' · ');
+    node.append(`${totals[kind]} ${kind}`);
+  });
+}
+
+function sizeText(change) {
+  if (change.kind === 'directory') {
+    return change.files_within > 0 ? `directory, ${change.files_within} ${change.files_within === 1 ? 'file' : 'files'}` : 'directory';
+  }
+  if (change.base && change.current) return `${bytes(change.base.size_bytes)} → ${bytes(change.current.size_bytes)}`;
+  return bytes((change.current ?? change.base)?.size_bytes);
+}
+
+function renderRows() {
+  const rows = $('change-rows');
+  rows.replaceChildren();
+  for (const change of state.changes) {
+    const selectId = `select-${state.changes.indexOf(change)}`;
+    const checkbox = element('input', {
+      type: 'checkbox',
+      id: selectId,
+      'aria-label': `Select ${change.path}`,
+      onchange: (event) => {
+        if (event.target.checked) state.selected.add(change.path);
+        else state.selected.delete(change.path);
+        updateButtons();
+      },
+    });
+    checkbox.checked = state.selected.has(change.path);
+    const open = element('button', {
+      type: 'button',
+      class: 'link',
+      text: change.path,
+      'aria-current': state.current === change.path ? 'true' : 'false',
+      'aria-label': `Show the diff of ${change.path}`,
+      onclick: () => showDiff(change),
+    });
+    const badge = element('span', { class: `badge ${change.change}`, text: `${SYMBOL[change.change]} ${change.change}` });
+    const cells = [
+      element('td', {}, [checkbox]),
+      element('td', {}, [open]),
+      element('td', {}, [badge]),
+      element('td', { class: 'size', text: sizeText(change) }),
+    ];
+    if (state.audit) cells.push(element('td', { class: 'calls-cell', 'data-path': change.path }, [element('span', { class: 'hint', text: '…' })]));
+    cells.push(
+      element('td', { class: 'row-actions' }, [
+        element('button', {
+          type: 'button',
+          class: 'small',
+          text: 'Apply',
+          'aria-label': `Apply ${change.path}`,
+          onclick: () => act('apply', [change.path]),
+        }),
+        element('button', {
+          type: 'button',
+          class: 'small quiet',
+          text: 'Discard',
+          'aria-label': `Discard ${change.path}`,
+          onclick: () => act('discard', [change.path]),
+        }),
+      ]),
+    );
+    rows.append(element('tr', { class: state.current === change.path ? 'current' : '' }, cells));
+  }
+  $('empty').hidden = state.changes.length > 0;
+  $('changes').hidden = state.changes.length === 0;
+  $('more').hidden = state.cursor === null;
+  for (const cell of document.querySelectorAll('.calls-col')) cell.hidden = !state.audit;
+  updateButtons();
+  if (state.audit) void loadCalls(state.changes.map((change) => change.path));
+}
+
+async function loadCalls(paths) {
+  if (paths.length === 0) return;
+  const query = paths.map((path) => `path=${encodeURIComponent(path)}`).join('&');
+  const { calls } = await api(`/api/calls?${query}`).catch(() => ({ calls: {} }));
+  for (const cell of document.querySelectorAll('.calls-cell')) {
+    const list = calls[cell.dataset.path] ?? [];
+    cell.replaceChildren(
+      list.length === 0
+        ? element('span', { class: 'hint', text: 'none recorded' })
+        : element(
+            'ul',
+            { class: 'calls' },
+            list.map((call) =>
+              element('li', {
+                class: call.ok ? '' : 'failed',
+                text: `#${call.seq} ${call.tool} · ${new Date(call.time).toLocaleTimeString()}${call.client ? ` · ${call.client}` : ''}${call.ok ? '' : ' (failed)'}`,
+                title: call.time,
+              }),
+            ),
+          ),
+    );
+  }
+}
+
+function updateButtons() {
+  const shown = state.changes.length;
+  $('apply-selected').disabled = state.selected.size === 0;
+  $('discard-selected').disabled = state.selected.size === 0;
+  $('apply-all').disabled = shown === 0;
+  $('discard-all').disabled = shown === 0;
+  $('undo').disabled = state.lastApplyId === null;
+  const all = $('select-all');
+  all.checked = shown > 0 && state.changes.every((change) => state.selected.has(change.path));
+  all.disabled = shown === 0;
+}
+
+function diffLine(line) {
+  let kind = 'context';
+  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')) kind = 'meta';
+  else if (line.startsWith('@@')) kind = 'hunk';
+  else if (line.startsWith('+')) kind = 'add';
+  else if (line.startsWith('-')) kind = 'del';
+  else if (line.startsWith('\\') || line.startsWith('[')) kind = 'note';
+  return element('span', { class: `diff-line ${kind}`, text: line.length === 0 ? ' ' : line });
+}
+
+async function showDiff(change) {
+  state.current = change.path;
+  renderRows();
+  const view = $('diff-view');
+  $('diff-hint').hidden = true;
+  view.hidden = false;
+  view.replaceChildren(element('p', { class: 'hint', text: 'Loading…' }));
+  try {
+    const { text, truncated } = await api(`/api/diff?path=${encodeURIComponent(change.path)}`);
+    const lines = text.replace(/\n$/, '').split('\n');
+    const binary = lines.find((line) => line.startsWith('Binary files '));
+    view.setAttribute('aria-label', `Diff of ${change.path}`);
+    if (binary !== undefined && change.kind === 'file') {
+      view.replaceChildren(
+        element('div', { class: 'binary' }, [
+          element('strong', { text: 'Binary file: not shown as text.' }),
+          element('dl', {}, [
+            element('dt', { text: 'Before' }),
+            element('dd', { text: change.base ? `${bytes(change.base.size_bytes)}, SHA-256 ${change.base.sha256}` : 'no file' }),
+            element('dt', { text: 'After' }),
+            element('dd', { text: change.current ? `${bytes(change.current.size_bytes)}, SHA-256 ${change.current.sha256}` : 'no file' }),
+          ]),
+          element('pre', { class: 'diff-line meta', text: binary }),
+        ]),
+      );
+    } else {
+      view.replaceChildren(...lines.map(diffLine));
+      if (truncated)
+        view.append(element('span', { class: 'diff-line note', text: '[the diff is longer than the page shows: run libos diff for all of it]' }));
+    }
+    view.focus();
+  } catch (error) {
+    view.replaceChildren(element('p', { class: 'status error', text: error.message }));
+  }
+}
+
+function showConflicts(conflicts) {
+  const box = $('conflicts');
+  const list = $('conflict-list');
+  list.replaceChildren(
+    ...conflicts.map((conflict) =>
+      element('li', {}, [
+        element('code', { text: conflict.path }),
+        `: ${conflict.reason.replaceAll('_', ' ')}`,
+        conflict.expected_sha256 || conflict.actual_sha256
+          ? ` (expected ${short(conflict.expected_sha256)}, found ${short(conflict.actual_sha256)})`
+          : '',
+      ]),
+    ),
+  );
+  box.hidden = conflicts.length === 0;
+}
+
+function short(hash) {
+  return hash ? `${hash.slice(0, 12)}…` : 'no file';
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+async function act(kind, paths, mode) {
+  if (kind === 'discard') {
+    const what = paths === undefined ? 'every change' : paths.length === 1 ? paths[0] : plural(paths.length, 'change');
+    if (!confirm(`Discard ${what}? The agent's version is dropped and cannot be brought back.`)) return;
+  }
+  const body = paths === undefined ? {} : { paths };
+  try {
+    say('Working…');
+    if (kind === 'apply') {
+      const result = await api('/api/apply', { ...body, mode: mode ?? 'per_file' });
+      showConflicts(result.conflicts);
+      const nothing = mode === 'all_or_nothing' && result.conflicts.length > 0;
+      say(
+        nothing
+          ? `Nothing applied: ${plural(result.conflicts.length, 'conflict')}, and Apply all changes everything or nothing.`
+          : `Applied ${plural(result.applied.length, 'change')}${result.conflicts.length > 0 ? `; ${plural(result.conflicts.length, 'conflict')} left as they are` : ''}.`,
+      );
+    } else if (kind === 'discard') {
+      const result = await api('/api/discard', body);
+      showConflicts([]);
+      say(`Discarded ${plural(result.discarded.length, 'change')}.`);
+    } else {
+      const result = await api('/api/undo', { apply_id: state.lastApplyId });
+      showConflicts(result.conflicts);
+      say(
+        `Undid the last apply: ${plural(result.restored.length, 'path')} restored${result.conflicts.length > 0 ? `; ${plural(result.conflicts.length, 'conflict')}` : ''}.`,
+      );
+    }
+    for (const path of paths ?? [...state.selected]) state.selected.delete(path);
+    await refresh();
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+async function refresh() {
+  const page = await api('/api/changes');
+  state.changes = page.changes;
+  state.cursor = page.next_cursor;
+  state.lastApplyId = page.last_apply_id;
+  state.audit = page.audit;
+  const known = new Set(state.changes.map((change) => change.path));
+  for (const path of [...state.selected]) if (!known.has(path)) state.selected.delete(path);
+  if (state.current !== null && !known.has(state.current)) {
+    state.current = null;
+    $('diff-view').hidden = true;
+    $('diff-hint').hidden = false;
+  }
+  showTotals(page.totals);
+  renderRows();
+}
+
+async function more() {
+  const page = await api(`/api/changes?cursor=${encodeURIComponent(state.cursor)}`);
+  state.changes = state.changes.concat(page.changes);
+  state.cursor = page.next_cursor;
+  renderRows();
+}
+
+function start() {
+  state.token = takeToken();
+  if (state.token === null) {
+    $('totals').textContent = 'No review token: open the address that libos review printed.';
+    for (const button of document.querySelectorAll('.actions button')) button.disabled = true;
+    return;
+  }
+  $('apply-selected').addEventListener('click', () => act('apply', [...state.selected]));
+  $('discard-selected').addEventListener('click', () => act('discard', [...state.selected]));
+  $('apply-all').addEventListener('click', () => act('apply', undefined, 'all_or_nothing'));
+  $('discard-all').addEventListener('click', () => act('discard', undefined));
+  $('undo').addEventListener('click', () => act('undo'));
+  $('more').addEventListener('click', () => more().catch((error) => say(error.message, true)));
+  $('select-all').addEventListener('change', (event) => {
+    for (const change of state.changes) {
+      if (event.target.checked) state.selected.add(change.path);
+      else state.selected.delete(change.path);
+    }
+    renderRows();
+  });
+  refresh().catch((error) => {
+    $('totals').textContent = '';
+    say(error.message, true);
+  });
+}
+
+start();

@@ -1,0 +1,6 @@
+export { createReviewHandler } from './create-review-handler.js';
+export type { ReviewHandlerOptions } from './create-review-handler.js';
+export { startReviewServer } from './start-review-server.js';
+export type { ReviewServer, ReviewServerOptions } from './start-review-server.js';
+export type { ReviewCall, ReviewCalls, ReviewOperations } from './review-operations.js';
+export { TOKEN_HEADER } from './review-request.js';

@@ -1,0 +1,152 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startReviewServer, type ReviewServer } from '../src/index.js';
+import { HAVE_CHROMIUM, launchChromium } from './support/browser.js';
+import { openReviewFixture, type ReviewFixture } from './support/review-fixture.js';
+
+// Screenshots for a person to look at; written by every run, never committed (see .gitignore).
+const SHOTS = join(import.meta.dirname, '..', 'test-output');
+
+describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeout: 120_000 }, () => {
+  let browser: Browser;
+  let fixture: ReviewFixture;
+  let server: ReviewServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    mkdirSync(SHOTS, { recursive: true });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    fixture = await openReviewFixture();
+    server = await startReviewServer({ operations: fixture.overlay });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(server.url);
+    await page.getByText('6 changes').waitFor();
+  }, 120_000);
+  afterEach(async () => {
+    await page?.close();
+    await server?.close();
+    await fixture?.close();
+  });
+
+  const row = (path: string) => page.locator('#change-rows tr', { has: page.getByRole('button', { name: `Show the diff of ${path}`, exact: true }) });
+  const listed = async () => page.locator('#change-rows button.link').allTextContents();
+
+  it('lists every change with its kind and the complete totals, and takes the token out of the address', async () => {
+    expect(await page.locator('#totals').textContent()).toBe('6 changes: 2 added · 3 modified · 1 deleted · 0 replaced');
+    expect(await listed()).toEqual(['README.md', 'docs', 'docs/guide.md', 'logo.bin', 'old-notes.txt', 'src/main.ts']);
+    expect(await row('docs').locator('.size').textContent()).toBe('directory');
+    expect(await row('docs/guide.md').locator('.badge').textContent()).toBe('+ added');
+    expect(await row('old-notes.txt').locator('.badge').textContent()).toBe('− deleted');
+    expect(await row('src/main.ts').locator('.badge').textContent()).toBe('~ modified');
+    expect(page.url()).not.toContain('token');
+    await page.screenshot({ path: join(SHOTS, 'review-main.png'), fullPage: true });
+  });
+
+  it('shows a diff with additions and removals marked in text, a hostile line as text', async () => {
+    await page.getByRole('button', { name: 'Show the diff of README.md' }).click();
+    const view = page.locator('#diff-view');
+    await view.locator('.diff-line.add').first().waitFor();
+    expect(await view.locator('.diff-line.del').allTextContents()).toEqual(['-One line.']);
+    expect(await view.locator('.diff-line.add').allTextContents()).toEqual(['+One line, <b>bold</b> & "quoted".']);
+    expect(await view.locator('b').count()).toBe(0);
+    expect(await view.locator('.diff-line.meta').allTextContents()).toEqual(['--- a/README.md', '+++ b/README.md']);
+    await page.screenshot({ path: join(SHOTS, 'review-diff.png'), fullPage: true });
+  });
+
+  it('shows a file that is not text by its sizes and SHA-256', async () => {
+    await page.getByRole('button', { name: 'Show the diff of logo.bin' }).click();
+    const binary = page.locator('#diff-view .binary');
+    await binary.waitFor();
+    const text = (await binary.textContent()) ?? '';
+    const change = (await fixture.overlay.changes()).changes.find((item) => item.path === 'logo.bin')!;
+    expect(text).toContain('Binary file');
+    expect(text).toContain(`4 B, SHA-256 ${change.base!.sha256}`);
+    expect(text).toContain(`SHA-256 ${change.current!.sha256}`);
+  });
+
+  it('applies one file when a person clicks its Apply, and changes nothing else on disk', async () => {
+    const before = fixture.snapshot();
+    await row('src/main.ts').getByRole('button', { name: 'Apply src/main.ts' }).click();
+    await page.getByText('Applied 1 change.').waitFor();
+    const after = fixture.snapshot();
+    expect(after['src/main.ts']).toBe(`644 ${Buffer.from('export const answer = 42;\nexport const name = "x";\n').toString('hex')}`);
+    expect({ ...after, 'src/main.ts': before['src/main.ts'] }).toEqual(before);
+    expect(await listed()).toEqual(['README.md', 'docs', 'docs/guide.md', 'logo.bin', 'old-notes.txt']);
+    expect(await page.locator('#totals').textContent()).toBe('5 changes: 2 added · 2 modified · 1 deleted · 0 replaced');
+  });
+
+  it('discards one change: the agent’s version is gone and the disk is untouched', async () => {
+    const before = fixture.snapshot();
+    await row('docs/guide.md').getByRole('button', { name: 'Discard docs/guide.md' }).click();
+    await page.getByText('Discarded 1 change.').waitFor();
+    expect(await listed()).not.toContain('docs/guide.md');
+    expect(fixture.snapshot()).toEqual(before);
+    expect((await fixture.overlay.changes()).changes.map((change) => change.path)).not.toContain('docs/guide.md');
+  });
+
+  it('Apply all with a file a person changed meanwhile shows the conflict and applies nothing', async () => {
+    writeFileSync(join(fixture.root, 'README.md'), '# Project\n\nThe person’s own edit.\n');
+    const before = fixture.snapshot();
+    await page.getByRole('button', { name: 'Apply all' }).click();
+    const conflicts = page.getByRole('alert');
+    await conflicts.getByText('README.md').waitFor();
+    expect(await conflicts.textContent()).toContain('README.md: changed on disk');
+    expect(await page.locator('#status').textContent()).toContain('Nothing applied: 1 conflict');
+    expect(fixture.snapshot()).toEqual(before);
+    expect((await listed()).length).toBe(6);
+  });
+
+  it('undoes the last apply, putting the disk and the list back', async () => {
+    const before = fixture.snapshot();
+    await row('old-notes.txt').getByRole('button', { name: 'Apply old-notes.txt' }).click();
+    await page.getByText('Applied 1 change.').waitFor();
+    expect(fixture.snapshot()['old-notes.txt']).toBeUndefined();
+    await page.getByRole('button', { name: 'Undo last apply' }).click();
+    await page.getByText('Undid the last apply: 1 path restored.').waitFor();
+    expect(fixture.snapshot()).toEqual(before);
+    expect(await listed()).toContain('old-notes.txt');
+    expect(await page.getByRole('button', { name: 'Undo last apply' }).isDisabled()).toBe(true);
+  });
+
+  it('works with the keyboard alone: select two changes and apply them', async () => {
+    await page.keyboard.press('Tab'); // the skip link
+    const focusOn = async (name: string, key = 'Tab') => {
+      for (let step = 0; step < 60; step += 1) {
+        const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
+        if (label === name) return;
+        await page.keyboard.press(key);
+      }
+      throw new Error(`${key} never reached ${name}`);
+    };
+    await focusOn('Select docs/guide.md');
+    await page.keyboard.press('Space');
+    await focusOn('Select src/main.ts');
+    await page.keyboard.press('Space');
+    // Back up to the toolbar and press Apply selected.
+    await focusOn('Apply selected', 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    // The new directory above docs/guide.md lands with it.
+    await page.getByText('Applied 3 changes.').waitFor();
+    expect(await listed()).toEqual(['README.md', 'logo.bin', 'old-notes.txt']);
+    await focusOn('Show the diff of README.md');
+    await page.keyboard.press('Enter');
+    await page.locator('#diff-view .diff-line.add').first().waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('diff-view');
+  });
+
+  it('still works after a reload: the token stays with the tab, not in the address', async () => {
+    await page.reload();
+    await page.getByText('6 changes').waitFor();
+    await row('docs/guide.md').getByRole('button', { name: 'Apply docs/guide.md' }).click();
+    await page.getByText('Applied 2 changes.').waitFor();
+    expect(fixture.snapshot()['docs/guide.md']).toBeDefined();
+  });
+});

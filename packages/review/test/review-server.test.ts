@@ -1,0 +1,112 @@
+import { request } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startReviewServer, TOKEN_HEADER, type ReviewServer } from '../src/index.js';
+import { openReviewFixture, type ReviewFixture } from './support/review-fixture.js';
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** A raw request, so that Host and Origin are exactly what an attacker would send. */
+function send(server: ReviewServer, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  const { hostname, port } = new URL(server.origin);
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: hostname, port, method, path, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+describe('the review server without a browser', { timeout: 60_000 }, () => {
+  let fixture: ReviewFixture;
+  let server: ReviewServer;
+  const own = () => ({ [TOKEN_HEADER]: server.token, origin: server.origin, 'content-type': 'application/json' });
+  const unchanged = async (check: () => Promise<unknown>) => {
+    const disk = fixture.snapshot();
+    const changes = await fixture.overlay.changes();
+    await check();
+    expect(fixture.snapshot()).toEqual(disk);
+    expect(await fixture.overlay.changes()).toEqual(changes);
+  };
+
+  beforeEach(async () => {
+    fixture = await openReviewFixture();
+    server = await startReviewServer({ operations: fixture.overlay });
+  });
+  afterEach(async () => {
+    await server.close();
+    await fixture.close();
+  });
+
+  it('prints an address with the token in its fragment only, on loopback', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/u);
+    expect(server.url.endsWith(server.token)).toBe(true);
+  });
+
+  it('refuses to listen anywhere but loopback', async () => {
+    await expect(startReviewServer({ operations: fixture.overlay, host: '0.0.0.0' })).rejects.toThrow('loopback only');
+    await expect(startReviewServer({ operations: fixture.overlay, host: 'localhost' })).rejects.toThrow('loopback only');
+  });
+
+  it('serves the page with a policy that loads nothing from another host', async () => {
+    const page = await send(server, 'GET', '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.body).not.toMatch(/https?:\/\//u);
+  });
+
+  it('refuses a state-changing request without the token, with a wrong one, or from another origin', async () => {
+    await unchanged(async () => {
+      const body = JSON.stringify({ paths: ['src/main.ts'] });
+      const json = { 'content-type': 'application/json' };
+      expect((await send(server, 'POST', '/api/apply', { ...json, origin: server.origin }, body)).status).toBe(401);
+      expect((await send(server, 'POST', '/api/apply', { ...json, origin: server.origin, [TOKEN_HEADER]: 'x'.repeat(43) }, body)).status).toBe(401);
+      expect((await send(server, 'POST', '/api/apply', { ...own(), origin: 'http://evil.example' }, body)).status).toBe(403);
+      expect((await send(server, 'POST', '/api/discard', { ...own(), origin: 'null' }, body)).status).toBe(403);
+      const { origin: _dropped, ...noOrigin } = own();
+      expect((await send(server, 'POST', '/api/discard', noOrigin, body)).status).toBe(403);
+      // DNS rebinding: the right token cannot be used under another host name.
+      const { port } = new URL(server.origin);
+      expect((await send(server, 'POST', '/api/apply', { ...own(), host: `evil.example:${port}` }, body)).status).toBe(421);
+    });
+  });
+
+  it('changes nothing on any GET, the API included', async () => {
+    await unchanged(async () => {
+      expect((await send(server, 'GET', '/api/changes', { [TOKEN_HEADER]: server.token })).status).toBe(200);
+      expect((await send(server, 'GET', '/api/diff?path=README.md', { [TOKEN_HEADER]: server.token })).status).toBe(200);
+      expect((await send(server, 'GET', '/api/apply', { [TOKEN_HEADER]: server.token })).status).toBe(405);
+      expect((await send(server, 'GET', '/api/discard?paths=README.md', { [TOKEN_HEADER]: server.token })).status).toBe(405);
+      expect((await send(server, 'GET', '/api/changes')).status).toBe(401);
+    });
+  });
+
+  it('never takes an empty selection for "everything"', async () => {
+    await unchanged(async () => {
+      const answer = await send(server, 'POST', '/api/discard', own(), JSON.stringify({ paths: [] }));
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).error.message).toContain('non-empty list');
+      expect((await send(server, 'POST', '/api/apply', own(), 'not json')).status).toBe(400);
+    });
+  });
+
+  it('applies exactly the paths asked for', async () => {
+    const answer = await send(server, 'POST', '/api/apply', own(), JSON.stringify({ paths: ['src/main.ts'] }));
+    expect(answer.status).toBe(200);
+    const result = JSON.parse(answer.body);
+    expect(result.applied).toEqual(['src/main.ts']);
+    expect(result.conflicts).toEqual([]);
+    const listed = JSON.parse((await send(server, 'GET', '/api/changes', { [TOKEN_HEADER]: server.token })).body);
+    expect(listed.last_apply_id).toBe(result.apply_id);
+    expect(listed.changes.map((change: { path: string }) => change.path)).not.toContain('src/main.ts');
+  });
+});
