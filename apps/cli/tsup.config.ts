@@ -44,7 +44,8 @@ const sdkWithoutAjv: Plugin = {
 export default libraryConfig({
   entry: ['src/index.ts', 'src/main.ts'],
   dts: { entry: 'src/index.ts', compilerOptions: { customConditions: [] } },
-  noExternal: [/^(?!better-sqlite3$)/],
+  // @libos/review stays external too: it serves its page's files from its own package folder.
+  noExternal: [/^(?!better-sqlite3$|@libos\/review$)/],
   esbuildPlugins: [zodEnglishOnly, sdkWithoutAjv],
   banner: {
     js: "import { createRequire as __libosCreateRequire } from 'node:module'; const require = __libosCreateRequire(import.meta.url);",

@@ -22,6 +22,7 @@ const STAGES: readonly (readonly { directory: string; output: string }[])[] = [
     { directory: 'packages/provider-overlay', output: 'dist/index.js' },
     { directory: 'packages/provider-postgres', output: 'dist/index.js' },
   ],
+  [{ directory: 'packages/review', output: 'dist/index.js' }],
   [
     { directory: 'packages/tools', output: 'dist/index.js' },
     { directory: 'packages/object-store-postgres', output: 'dist/index.js' },

@@ -117,7 +117,6 @@ function watchingBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
   return base as unknown as FileSystemProviderV1;
 }
 
-
 // A provider may be a class instance with private fields: its methods must keep it as `this`.
 function boundBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
   const base: Record<string | symbol, unknown> = Object.create(provider);

@@ -4,3 +4,4 @@ export { startReviewServer } from './start-review-server.js';
 export type { ReviewServer, ReviewServerOptions } from './start-review-server.js';
 export type { ReviewCall, ReviewCalls, ReviewOperations } from './review-operations.js';
 export { TOKEN_HEADER } from './review-request.js';
+export { auditCalls } from './audit-calls.js';

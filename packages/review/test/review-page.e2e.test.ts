@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startReviewServer, type ReviewServer } from '../src/index.js';
+import { auditCalls, startReviewServer, type ReviewServer } from '../src/index.js';
 import { HAVE_CHROMIUM, launchChromium } from './support/browser.js';
 import { openReviewFixture, type ReviewFixture } from './support/review-fixture.js';
 
@@ -24,7 +24,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
   });
   beforeEach(async () => {
     fixture = await openReviewFixture();
-    server = await startReviewServer({ operations: fixture.overlay });
+    server = await startReviewServer({ operations: fixture.overlay, calls: auditCalls(fixture.auditFile) });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(server.url);
@@ -48,6 +48,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     expect(await row('src/main.ts').locator('.badge').textContent()).toBe('~ modified');
     expect(page.url()).not.toContain('token');
     await page.screenshot({ path: join(SHOTS, 'review-main.png'), fullPage: true });
+  });
+
+  it('shows the calls behind each change from the audit trail', async () => {
+    await row('src/main.ts').locator('.calls li').first().waitFor();
+    expect(await row('src/main.ts').locator('.calls li').allTextContents()).toEqual([expect.stringMatching(/^#\d+ edit_text_file · /u)]);
+    expect(await row('old-notes.txt').locator('.calls li').allTextContents()).toEqual([expect.stringMatching(/^#\d+ delete_file · /u)]);
+    expect(await page.getByRole('columnheader', { name: 'Calls' }).isVisible()).toBe(true);
   });
 
   it('shows a diff with additions and removals marked in text, a hostile line as text', async () => {

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { LibosError } from '@libos/core';
-import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
-import { openProvider } from '../workspace/open-workspace.js';
+import { openPersonOverlay } from '../workspace/open-person-overlay.js';
+import type { PersonOperations } from '../workspace/person-operations.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { OVERLAY_HELP } from './overlay-help.js';
 
@@ -26,7 +26,7 @@ interface OverlayCommand {
   /** Most positionals allowed (Infinity for paths). */
   readonly positionals: number;
   readonly minimum?: number;
-  run(overlay: Overlay, positionals: readonly string[], values: Values): Promise<{ output: string; status: number }>;
+  run(overlay: PersonOperations, positionals: readonly string[], values: Values): Promise<{ output: string; status: number }>;
 }
 
 const json = (value: unknown, status = 0) => ({ output: `${JSON.stringify(value, null, 2)}\n`, status });
@@ -112,32 +112,15 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
   if (positionals.length > command.positionals)
     throw new UsageError(`${label}: unexpected argument '${positionals[command.positionals]}' (see \`${label} --help\`)`);
   if (positionals.length < (command.minimum ?? 0)) throw new UsageError(`${label}: missing argument (see \`${label} --help\`)`);
-  const state = values.overlay;
-  if (typeof state !== 'string') throw new UsageError(`${label}: needs --overlay STATE, the state file the agent's server used`);
-  const options = workspaceOptionsFrom(label, values);
-  const lower = await openProvider(options);
-  let overlay: Overlay;
+  const opened = await openPersonOverlay(label, workspaceOptionsFrom(label, values));
   try {
-    overlay = await openOverlay({
-      lower: lower.provider,
-      state,
-      ...(lower.hostDirectories[0] === undefined ? {} : { lowerRoot: lower.hostDirectories[0] }),
-    });
-  } catch (error) {
-    await lower.provider.close();
-    await lower.close?.();
-    throw new UsageError(`${label}: --overlay ${state}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  try {
-    const { output, status } = await command.run(overlay, positionals, values);
+    const { output, status } = await command.run(opened.operations, positionals, values);
     process.stdout.write(output);
     return status;
   } catch (error) {
     if (LibosError.is(error, 'invalid_arguments', 'invalid_path')) throw new UsageError(`${label}: ${error.message}`);
     throw error;
   } finally {
-    await overlay.close();
-    await lower.provider.close();
-    await lower.close?.();
+    await opened.close();
   }
 }

@@ -51,3 +51,20 @@ Returns the overlay to where it was right after call SEQ (0: before the first), 
 calls' changes. Prints {rewound}, the number of calls undone.
 ${COMMON}`,
 };
+
+/** `libos review --help`. */
+export const REVIEW_HELP = `Usage: libos review --root DIR --overlay STATE [--audit FILE] [--listen 127.0.0.1:PORT]
+
+Serves a page where a person reviews what the agent on --overlay STATE changed: every change with
+totals, each diff (binary files by size and SHA-256), and buttons to apply or discard one change, a
+selection or all (all-or-nothing), with conflicts and their reasons, and undo of the last apply. It
+runs the same operations as libos apply, discard and undo-apply. Prints the page's address, with a
+token for this run in its fragment, on stdout; runs until Ctrl-C.
+
+Safety: loopback only; every API request needs the token, every change also the page's own Origin;
+a GET never changes anything; the page loads nothing from another host.
+
+  --listen HOST:PORT     A loopback address to listen on (default 127.0.0.1 and a free port)
+  --audit FILE           Show the calls that made each change; record each apply, discard and undo
+                         in FILE (it must not be held by a running server then)
+${COMMON}`;

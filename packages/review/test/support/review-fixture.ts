@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createFileAuditLog } from '@libos/audit';
 import { createLocalProvider } from '@libos/provider-local';
 import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { createRuntime } from '@libos/tools';
@@ -9,6 +10,8 @@ import { createRuntime } from '@libos/tools';
 export interface ReviewFixture {
   readonly root: string;
   readonly overlay: Overlay;
+  /** The audit log of the agent's session. */
+  readonly auditFile: string;
   /** Every file under the root but the provider's staging area: path → mode and bytes (hex). */
   snapshot(): Record<string, string>;
   close(): Promise<void>;
@@ -27,7 +30,9 @@ export async function openReviewFixture(): Promise<ReviewFixture> {
   writeFileSync(join(root, 'old-notes.txt'), 'to be deleted\n');
   writeFileSync(join(root, 'logo.bin'), Buffer.from([0xff, 0xfe, 0x00, 0x01]));
   const overlay = await openOverlay({ lower: createLocalProvider({ root }), state: join(base, 'review.overlay'), lowerRoot: root });
-  const runtime = await createRuntime({ provider: overlay.provider });
+  const auditFile = join(base, 'audit.log');
+  const audit = await createFileAuditLog({ path: auditFile });
+  const runtime = await createRuntime({ provider: overlay.provider, audit });
   const agent = runtime.spawn();
   const calls: [string, Record<string, unknown>][] = [
     ['edit_text_file', { path: 'src/main.ts', edits: [{ old_text: 'answer = 41', new_text: 'answer = 42' }] }],
@@ -41,9 +46,11 @@ export async function openReviewFixture(): Promise<ReviewFixture> {
     if (!outcome.ok) throw new Error(`${tool} failed in the fixture: ${JSON.stringify(outcome.error)}`);
   }
   await runtime.close();
+  await audit.close();
   return {
     root,
     overlay,
+    auditFile,
     snapshot: () => snapshotOf(root),
     async close() {
       await overlay.close();

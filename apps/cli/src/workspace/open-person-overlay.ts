@@ -1,0 +1,52 @@
+import { openOverlay, type Overlay } from '@libos/provider-overlay';
+import { UsageError } from '../usage-error.js';
+import { openProvider } from './open-workspace.js';
+import { personOperations, type PersonOperations } from './person-operations.js';
+import { refuseFilesInRoots } from './refuse-files-in-roots.js';
+import type { WorkspaceOptions } from './workspace-options.js';
+
+/** An overlay opened for a person (its commands or the review page), and how to let it go. */
+export interface PersonOverlay {
+  readonly overlay: Overlay;
+  readonly operations: PersonOperations;
+  close(): Promise<void>;
+}
+
+/** Opens the lower the options name and the overlay state over it; a bad start is a UsageError. */
+export async function openPersonOverlay(label: string, options: WorkspaceOptions): Promise<PersonOverlay> {
+  const state = options.overlayFile;
+  if (state === undefined) throw new UsageError(`${label}: needs --overlay STATE, the state file the agent's server used`);
+  const lower = await openProvider(options);
+  // The audit log must lie outside what the agent reaches, as for the agent's own commands.
+  await refuseFilesInRoots(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }], lower.hostDirectories).catch(
+    async (error: unknown) => {
+      await lower.provider.close();
+      await lower.close?.();
+      throw error;
+    },
+  );
+  let overlay: Overlay;
+  try {
+    overlay = await openOverlay({
+      lower: lower.provider,
+      state,
+      ...(lower.hostDirectories[0] === undefined ? {} : { lowerRoot: lower.hostDirectories[0] }),
+    });
+  } catch (error) {
+    await lower.provider.close();
+    await lower.close?.();
+    throw new UsageError(`${label}: --overlay ${state}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return {
+    overlay,
+    operations: personOperations(overlay, options),
+    async close() {
+      try {
+        await overlay.close();
+      } finally {
+        await lower.provider.close();
+        await lower.close?.();
+      }
+    },
+  };
+}
