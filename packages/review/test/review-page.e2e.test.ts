@@ -140,7 +140,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     // Back up to the toolbar and press Apply selected.
     await focusOn('Apply selected', 'Shift+Tab');
     await page.keyboard.press('Enter');
-    // The new directory above docs/guide.md lands with it.
+    // The new directory above the guide lands with it.
     await page.getByText('Applied 3 changes.').waitFor();
     expect(await listed()).toEqual(['README.md', 'logo.bin', 'old-notes.txt']);
     await focusOn('Show the diff of README.md');

@@ -36,7 +36,7 @@ describe('search_files and find_files with .gitignore and exclude', () => {
     const result = await bed.ok('search_files', { path: '.', query: 'token' });
     // src/.gitignore re-includes app.log below it; /build is anchored, so src/build stays.
     expect(paths(result)).toEqual(['docs/notes.md', 'src/app.log', 'src/app.ts', 'src/build/out.ts', 'src/keep.log']);
-    // node_modules (a directory, not entered), build, both draft.md (`/**/` spans zero directories too), src/x.gen.ts
+    // node_modules (a directory, not entered), build, both draft.md (`/**/` spans zero directories too), the generated source file
     expect(result).toMatchObject({ skipped_ignored: 5, stopped: null, truncated: false, partial_files: 0 });
     const all = await bed.ok('search_files', { path: '.', query: 'token', respect_gitignore: false });
     expect(paths(all)).toHaveLength(10);
