@@ -16,7 +16,8 @@ import {
   providerErrors,
 } from '@libos/core';
 import type { DirectoryEntry, FileSystemProviderV1, ProviderCallOptions, WorkspacePath } from '@libos/core';
-import type { ProviderFixtures } from '@libos/provider-conformance';
+// Inside the kit it imports the fixtures type by path; a provider of your own imports it from '@libos/provider-conformance'.
+import type { ProviderFixtures } from '../provider-fixtures.js';
 
 /** One value of the store: a file's bytes, or a directory marker; both carry an ISO 8601 UTC time. */
 export type StoredEntry =
