@@ -60,7 +60,7 @@ describe('libos review', { timeout: 90_000 }, () => {
       const origin = review.url.slice(0, review.url.indexOf('/#'));
       const token = review.url.slice(review.url.indexOf('token=') + 'token='.length);
       const headers = { 'x-libos-review-token': token };
-      const calls = await (await fetch(`${origin}/api/calls?path=notes.txt`, { headers })).json();
+      const calls = (await (await fetch(`${origin}/api/calls?path=notes.txt`, { headers })).json()) as { calls: Record<string, unknown[]> };
       expect(calls.calls['notes.txt']).toMatchObject([{ tool: 'write_text_file', ok: true }]);
       expect(
         (await fetch(`${origin}/api/apply`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })).status,
