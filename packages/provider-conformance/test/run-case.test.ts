@@ -122,8 +122,10 @@ describe('conformanceCases', () => {
     expect([...new Set(conformanceCases.map((testCase) => testCase.group))].sort()).toEqual(
       [
         '.git',
+        'append',
         'atomic replace',
         'cancellation',
+        'copy',
         'deleting directories',
         'deleting files',
         'errors',
@@ -135,6 +137,7 @@ describe('conformanceCases', () => {
         'making directories',
         'names',
         'reading',
+        'reading ranges',
         'rename',
         'special files',
         'stat',

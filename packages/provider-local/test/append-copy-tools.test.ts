@@ -158,7 +158,8 @@ for (const [providerName, makeBed] of TOOL_BEDS) {
       expect(await bed.process.call('append_text_file', { path: 'logs/app.log', content: text })).toMatchObject({ ok: true });
       const bytes = new TextEncoder().encode(text);
       expect(seen[1]).toMatchObject({ tool: 'append_text_file', right: 'write', content_bytes: bytes.length, content_sha256: sha256(bytes) });
-      expect(seen[1]?.preview).toBe('line \\u{202E}two\\n');
+      // Every appended line, escaped, as an added line of a diff; size and SHA-256 cover the exact bytes.
+      expect(seen[1]?.preview).toBe('+line \\u{202E}two');
       expect(seen[1]?.message).not.toContain('\u{202E}');
       expect(await bed.text('logs/app.log')).toBe(`start\n${text}`);
     });

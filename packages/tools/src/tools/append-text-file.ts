@@ -53,7 +53,8 @@ export const appendTextFile = defineTool({
       // of the exact bytes that will land.
       async prepareContent() {
         asked = true;
-        return { bytes: body, diffLines: input.content.split('\n').map((line) => `+${line}`) };
+        const text = input.content.endsWith('\n') ? input.content.slice(0, -1) : input.content;
+        return { bytes: body, diffLines: text.split('\n').map((line) => `+${line}`) };
       },
     });
     permit.spend();
