@@ -108,7 +108,7 @@ function renderRows() {
     const badge = element('span', { class: `badge ${change.change}`, text: `${SYMBOL[change.change]} ${change.change}` });
     const cells = [
       element('td', {}, [checkbox]),
-      element('td', {}, [open]),
+      element('td', { class: 'path' }, [open]),
       element('td', {}, [badge]),
       element('td', { class: 'size', text: sizeText(change) }),
     ];
