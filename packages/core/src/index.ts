@@ -98,3 +98,4 @@ export type {
   AuditSession,
   AuditTrail,
 } from './audit-trail.js';
+export { urlWithoutPassword } from './url-without-password.js';

@@ -1,4 +1,4 @@
-import type { ObjectStoreBackend } from '@libos/core';
+import { urlWithoutPassword, type ObjectStoreBackend } from '@libos/core';
 import type { ObjectStoreV1 } from '@libos/object-memory';
 
 /**
@@ -14,22 +14,10 @@ export const backend: ObjectStoreBackend<ObjectStoreV1> = {
     try {
       return await createPostgresObjectStore({ connectionString: url });
     } catch (error) {
-      throw new Error(`--objects ${withoutPassword(url)}: cannot open the Object store: ${firstLine(error)}`, { cause: error });
+      throw new Error(`--objects ${urlWithoutPassword(url)}: cannot open the Object store: ${firstLine(error)}`, { cause: error });
     }
   },
 };
-
-/** The URL as it may be shown: a password is never printed. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-  }
-}
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { escapeForDisplay, type ProviderBackend } from '@libos/core';
+import { escapeForDisplay, urlWithoutPassword, type ProviderBackend } from '@libos/core';
 
 /**
  * `--provider postgres`, what the apps find in this package's `./backend` entry: the driver and the
@@ -37,7 +37,7 @@ export const backend: ProviderBackend = {
       ({ created } = await provider.open());
     } catch (error) {
       await provider.close();
-      throw new Error(`--database ${withoutPassword(url)}: cannot open the workspace: ${firstLine(error)}`, { cause: error });
+      throw new Error(`--database ${urlWithoutPassword(url)}: cannot open the workspace: ${firstLine(error)}`, { cause: error });
     }
     if (created && seed !== undefined) {
       const { seedWorkspace } = await import('./seed-workspace.js');
@@ -50,24 +50,12 @@ export const backend: ProviderBackend = {
     }
     return {
       provider,
-      served: `the PostgreSQL workspace ${escapeForDisplay(JSON.stringify(flags.workspace))} at ${escapeForDisplay(withoutPassword(url))}`,
+      served: `the PostgreSQL workspace ${escapeForDisplay(JSON.stringify(flags.workspace))} at ${escapeForDisplay(urlWithoutPassword(url))}`,
       hostDirectories: seed === undefined ? [] : [seed],
       close: () => provider.close(),
     };
   },
 };
-
-/** The URL as it may be shown: a password is never printed. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-  }
-}
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
