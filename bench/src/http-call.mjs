@@ -2,7 +2,6 @@
 // same run, both through the official SDK client, alternating rounds (issue 21 item 6: target at
 // most 2x). LIBOS_BENCH_CLI=path/to/main.js measures another build of the CLI (a before/after).
 // Run: node src/http-call.mjs
-import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { median } from './median.mjs';
+import { startServe as startServeAt } from './start-serve.mjs';
 
 const CLI = process.env.LIBOS_BENCH_CLI ?? fileURLToPath(new URL('../../apps/cli/dist/main.js', import.meta.url));
 const ROUNDS = Number(process.env.LIBOS_BENCH_ROUNDS ?? 6);
@@ -24,20 +24,7 @@ const CASES = [
 
 function startServe(root) {
   // Our clients carry no token: --single-user (a build from before it served loopback tokenless).
-  const flags = process.env.LIBOS_BENCH_CLI === undefined ? ['--single-user'] : [];
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '127.0.0.1:0', ...flags, '--root', root], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LIBOS_TOKEN: '' },
-  });
-  return new Promise((resolve, reject) => {
-    let log = '';
-    child.stderr.on('data', (chunk) => {
-      log += chunk;
-      const match = /on (http:\/\/\S+\/mcp)/u.exec(log);
-      if (match) resolve({ child, url: new URL(match[1]) });
-    });
-    child.once('exit', (status) => reject(new Error(`libos serve exited ${status}: ${log}`)));
-  });
+  return startServeAt(CLI, root, process.env.LIBOS_BENCH_CLI === undefined ? ['--single-user'] : []);
 }
 
 async function connect(transport) {

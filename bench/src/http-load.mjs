@@ -1,7 +1,6 @@
 // The load test of `libos serve --http` (issue 12): 64 concurrent sessions of 200 mixed calls each,
 // loopback only, bounded in count; p50/p99 latency, the server's peak RSS, and the per-call
 // latency over HTTP against the same calls over stdio in the same run. Run: node src/http-load.mjs
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { connectServer } from './connect-server.mjs';
 import { median } from './median.mjs';
 import { peakRss } from './peak-rss.mjs';
+import { startServe as startServeAt } from './start-serve.mjs';
 
 const SESSIONS = Number(process.env.LIBOS_BENCH_HTTP_SESSIONS ?? 64);
 const CALLS = Number(process.env.LIBOS_BENCH_HTTP_CALLS ?? 200);
@@ -55,23 +55,7 @@ function percentile(values, fraction) {
 
 function startServe(root) {
   // --single-user: the bench's clients carry no token (loopback, this machine's own runs).
-  const child = spawn(
-    process.execPath,
-    [CLI, 'serve', '--http', '127.0.0.1:0', '--single-user', '--root', root, '--max-sessions', String(SESSIONS + 8)],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, LIBOS_TOKEN: '' },
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let log = '';
-    child.stderr.on('data', (chunk) => {
-      log += chunk;
-      const match = /on (http:\/\/\S+\/mcp)/u.exec(log);
-      if (match) resolve({ child, url: new URL(match[1]) });
-    });
-    child.once('exit', (status) => reject(new Error(`libos serve exited ${status}: ${log}`)));
-  });
+  return startServeAt(CLI, root, ['--single-user', '--max-sessions', String(SESSIONS + 8)]);
 }
 
 async function connectHttp(url) {
