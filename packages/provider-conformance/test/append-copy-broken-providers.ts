@@ -1,13 +1,7 @@
-import type { ProviderFactory } from '../src/index.js';
-import { broken } from './broken-provider.js';
+import { broken, type BrokenCase } from './broken-provider.js';
 
 /** Providers that break a promise of appendFile, copyFile or readFileRange; with the ids they must fail. */
-export const appendCopyBrokenProviders: ReadonlyArray<{
-  name: string;
-  factory: ProviderFactory;
-  fails: readonly string[];
-  passes?: readonly string[];
-}> = [
+export const appendCopyBrokenProviders: readonly BrokenCase[] = [
   {
     name: 'appends without checking the expected size',
     factory: broken((inner) => ({

@@ -4,6 +4,14 @@ import type { ProviderFactory } from '../src/index.js';
 import { memfsTestbed } from './memfs-testbed.js';
 import type { Volume } from './memfs-testbed.js';
 
+/** A provider that breaks a promise, the case ids it must fail, and (where that shows precision) ids it must still pass. */
+export interface BrokenCase {
+  readonly name: string;
+  readonly factory: ProviderFactory;
+  readonly fails: readonly string[];
+  readonly passes?: readonly string[];
+}
+
 type Overrides = (inner: FileSystemProviderV1, volume: Volume, at: (path: string) => string) => Partial<FileSystemProviderV1>;
 
 /** A memfs provider with some methods replaced by ones that break one promise. */

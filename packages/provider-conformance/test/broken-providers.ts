@@ -1,10 +1,9 @@
-import { LibosError, pathSegments, providerErrors } from '@libos/core';
+import { LibosError, providerErrors } from '@libos/core';
 import type { DirectoryEntry, WorkspacePath } from '@libos/core';
-import type { ProviderFactory } from '../src/index.js';
-import { broken, insteadOf, isLink, prefix, rewrap, turn } from './broken-provider.js';
+import { broken, insteadOf, isLink, prefix, rewrap, turn, type BrokenCase } from './broken-provider.js';
 
 /** Each wrong provider, and case ids it must fail; `passes` lists ids it must still pass, where that shows precision. */
-export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFactory; fails: readonly string[]; passes?: readonly string[] }> = [
+export const brokenProviders: readonly BrokenCase[] = [
   {
     name: 'renames over an existing name when overwrite is false',
     factory: broken((inner, volume, at) => ({
@@ -285,19 +284,5 @@ export const brokenProviders: ReadonlyArray<{ name: string; factory: ProviderFac
     name: 'keeps working after close',
     factory: broken(() => ({ close: async () => {} })),
     fails: ['lifecycle > every call after close fails with provider_failure'],
-  },
-  {
-    name: 'reports a missing ancestor as a missing path',
-    factory: broken((inner) => ({
-      stat: async (path) => {
-        try {
-          return await inner.stat(path);
-        } catch (error) {
-          if (LibosError.is(error, 'not_found') && pathSegments(path).length > 1) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
-          throw error;
-        }
-      },
-    })),
-    fails: ['errors > stat on a missing parent -> not_found'],
   },
 ];

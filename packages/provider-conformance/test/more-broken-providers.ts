@@ -1,10 +1,9 @@
-import { LibosError, providerErrors } from '@libos/core';
+import { LibosError, pathSegments, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
-import type { ProviderFactory } from '../src/index.js';
-import { broken } from './broken-provider.js';
+import { broken, type BrokenCase } from './broken-provider.js';
 
 /** Providers that mangle names, leave stray entries or misread a directory of links; with the ids they must fail. */
-export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: ProviderFactory; fails: readonly string[]; passes?: readonly string[] }> = [
+export const moreBrokenProviders: readonly BrokenCase[] = [
   {
     name: 'leaves a temporary file beside a refused write',
     factory: broken((inner, volume, at) => ({
@@ -159,5 +158,19 @@ export const moreBrokenProviders: ReadonlyArray<{ name: string; factory: Provide
       '.git > recursive delete refuses a .git forty levels down',
     ],
     passes: ['.git > recursive delete refuses a tree holding .git as a directory directly inside'],
+  },
+  {
+    name: 'reports a missing ancestor as a missing path',
+    factory: broken((inner) => ({
+      stat: async (path) => {
+        try {
+          return await inner.stat(path);
+        } catch (error) {
+          if (LibosError.is(error, 'not_found') && pathSegments(path).length > 1) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
+          throw error;
+        }
+      },
+    })),
+    fails: ['errors > stat on a missing parent -> not_found'],
   },
 ];

@@ -1,6 +1,5 @@
 import { LibosError } from '@libos/core';
-import type { ProviderFactory } from '../src/index.js';
-import { broken, turn } from './broken-provider.js';
+import { broken, turn, type BrokenCase } from './broken-provider.js';
 import type { Volume } from './memfs-testbed.js';
 
 const parentOf = (hostPath: string) => hostPath.slice(0, hostPath.lastIndexOf('/'));
@@ -22,54 +21,53 @@ function depthBelow(volume: Volume, hostPath: string): number {
 }
 
 /** Providers whose intermediate state shows, or whose deletes fall short of the path bound; with the ids they must fail. */
-export const stagingBrokenProviders: ReadonlyArray<{ name: string; factory: ProviderFactory; fails: readonly string[]; passes?: readonly string[] }> =
-  [
-    {
-      name: 'stages its temporary beside the target, where a listing sees it',
-      factory: broken((inner, volume, at) => ({
-        writeFile: async (path, bytes, options) => {
-          const temporary = `${at(path)}.staging`;
-          if (isDirectory(volume, parentOf(at(path)))) {
-            volume.writeFileSync(temporary, bytes);
-            for (let index = 0; index < 3; index++) await turn();
-            volume.unlinkSync(temporary);
-          }
-          return inner.writeFile(path, bytes, options);
-        },
-      })),
-      fails: ['temporaries > listings during writes show only the names written'],
-      passes: ['temporaries > a file created with overwrite: false is never seen empty or partial'],
-    },
-    {
-      name: 'creates a new file in place, half written first',
-      factory: broken((inner, volume, at) => ({
-        writeFile: async (path, bytes, options) => {
-          const target = at(path);
-          if (!isDirectory(volume, parentOf(target)) || volume.existsSync(target)) return inner.writeFile(path, bytes, options);
-          volume.writeFileSync(target, bytes.subarray(0, bytes.length >> 1));
+export const stagingBrokenProviders: readonly BrokenCase[] = [
+  {
+    name: 'stages its temporary beside the target, where a listing sees it',
+    factory: broken((inner, volume, at) => ({
+      writeFile: async (path, bytes, options) => {
+        const temporary = `${at(path)}.staging`;
+        if (isDirectory(volume, parentOf(at(path)))) {
+          volume.writeFileSync(temporary, bytes);
           for (let index = 0; index < 3; index++) await turn();
-          volume.writeFileSync(target, bytes);
-          return { created: true };
-        },
-      })),
-      fails: [
-        'temporaries > a file created with overwrite: false is never seen empty or partial',
-        "temporaries > a file created with expectedSha256: 'missing' is never seen empty or partial",
-        'temporaries > a file created with overwrite: true is never seen empty or partial',
-      ],
-      passes: ['temporaries > listings during writes show only the names written'],
-    },
-    {
-      name: 'refuses to delete a tree more than 1000 levels deep',
-      factory: broken((inner, volume, at) => ({
-        deleteDirectory: async (path, options) => {
-          if (options.recursive && isDirectory(volume, at(path)) && depthBelow(volume, at(path)) > 1000) {
-            throw new LibosError('provider_failure', 'The tree is too deep.', { effect: 'none' });
-          }
-          return inner.deleteDirectory(path, options);
-        },
-      })),
-      fails: ['names > the deepest tree a canonical path can reach is made, written into and deleted whole'],
-      passes: ['.git > recursive delete refuses a .git forty levels down'],
-    },
-  ];
+          volume.unlinkSync(temporary);
+        }
+        return inner.writeFile(path, bytes, options);
+      },
+    })),
+    fails: ['temporaries > listings during writes show only the names written'],
+    passes: ['temporaries > a file created with overwrite: false is never seen empty or partial'],
+  },
+  {
+    name: 'creates a new file in place, half written first',
+    factory: broken((inner, volume, at) => ({
+      writeFile: async (path, bytes, options) => {
+        const target = at(path);
+        if (!isDirectory(volume, parentOf(target)) || volume.existsSync(target)) return inner.writeFile(path, bytes, options);
+        volume.writeFileSync(target, bytes.subarray(0, bytes.length >> 1));
+        for (let index = 0; index < 3; index++) await turn();
+        volume.writeFileSync(target, bytes);
+        return { created: true };
+      },
+    })),
+    fails: [
+      'temporaries > a file created with overwrite: false is never seen empty or partial',
+      "temporaries > a file created with expectedSha256: 'missing' is never seen empty or partial",
+      'temporaries > a file created with overwrite: true is never seen empty or partial',
+    ],
+    passes: ['temporaries > listings during writes show only the names written'],
+  },
+  {
+    name: 'refuses to delete a tree more than 1000 levels deep',
+    factory: broken((inner, volume, at) => ({
+      deleteDirectory: async (path, options) => {
+        if (options.recursive && isDirectory(volume, at(path)) && depthBelow(volume, at(path)) > 1000) {
+          throw new LibosError('provider_failure', 'The tree is too deep.', { effect: 'none' });
+        }
+        return inner.deleteDirectory(path, options);
+      },
+    })),
+    fails: ['names > the deepest tree a canonical path can reach is made, written into and deleted whole'],
+    passes: ['.git > recursive delete refuses a .git forty levels down'],
+  },
+];
