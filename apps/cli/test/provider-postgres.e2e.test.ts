@@ -66,6 +66,19 @@ const workspaceName = () => `cli-${randomBytes(6).toString('hex')}`;
     expect(await readFile(join(target, 'top.txt'), 'utf8')).toBe('top');
   });
 
+  it("takes the workspace's quota from the config's bounds.workspace_max_bytes: a write past it is quota_exceeded and lands nothing", async () => {
+    const config = join(await directory(), 'libos.json');
+    await writeFile(config, JSON.stringify({ bounds: { workspace_max_bytes: 10 } }));
+    const flags = ['--provider', 'postgres', '--database', postgresUrl, '--workspace', workspaceName(), '--config', config];
+    const fits = await runLibos(['call', 'write_text_file', '{"path": "a.txt", "content": "0123456789"}', ...flags]);
+    expect(fits.status, fits.stderr).toBe(0);
+    const past = await runLibos(['call', 'write_text_file', '{"path": "b.txt", "content": "x"}', ...flags]);
+    expect(past.status).toBe(1);
+    expect(JSON.parse(past.stdout)).toMatchObject({ ok: false, error: { code: 'quota_exceeded', effect: 'none' } });
+    const listed = await runLibos(['call', 'read_directory', '{"path": "."}', ...flags]);
+    expect(JSON.parse(listed.stdout).result.entries.map((entry: { name: string }) => entry.name)).toEqual(['a.txt']);
+  });
+
   it('refuses missing flags, flags of other backends and an unreachable database with exit 2 and one line, never printing a password', async () => {
     const workspace = workspaceName();
     const noWorkspace = await runLibos(['call', 'get_working_directory', '--provider', 'postgres', '--database', postgresUrl]);

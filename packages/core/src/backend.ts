@@ -1,3 +1,4 @@
+import type { Bounds } from './config.js';
 import type { ObjectStoreV1 } from './object-store.js';
 import type { FileSystemProviderV1 } from './provider.js';
 
@@ -46,6 +47,8 @@ export interface ProviderBackendRequest {
    * provider may borrow its working directory (a speed-up; ignore it when it means nothing).
    */
   readonly borrowWorkingDirectory: boolean;
+  /** The runtime's bounds (docs/rules.md); a backend that stores files itself honours `workspace_max_bytes`. */
+  readonly bounds: Bounds;
 }
 
 /** An opened provider and what the app says and guards about it. */

@@ -20,6 +20,8 @@ export const DEFAULT_BOUNDS = {
   search_results_max: 1_000,
   search_files_max: 100_000,
   read_scan_max_bytes: 67_108_864,
+  // A backend that stores the workspace itself (PostgreSQL) refuses a write past it; a disk has its own.
+  workspace_max_bytes: 10_737_418_240,
 } as const;
 
 /** Every bound, resolved. */

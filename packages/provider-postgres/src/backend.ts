@@ -17,7 +17,7 @@ export const backend: ProviderBackend = {
     workspace: { value: 'NAME', description: 'the workspace to serve, created on first use', required: true },
     seed: { value: 'DIR', description: 'copied in when the workspace is new (directories and files only)' },
   },
-  async open({ flags }) {
+  async open({ flags, bounds }) {
     const { createPostgresProvider } = await import('./create-postgres-provider.js');
     const url = flags.database!;
     const seed = flags.seed === undefined ? undefined : resolve(flags.seed);
@@ -28,7 +28,7 @@ export const backend: ProviderBackend = {
     }
     let provider: ReturnType<typeof createPostgresProvider>;
     try {
-      provider = createPostgresProvider({ connectionString: url, workspace: flags.workspace! });
+      provider = createPostgresProvider({ connectionString: url, workspace: flags.workspace!, workspaceMaxBytes: bounds.workspace_max_bytes });
     } catch (error) {
       throw new Error(`--workspace ${flags.workspace}: ${firstLine(error)}`, { cause: error });
     }

@@ -1,6 +1,6 @@
 import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { UsageError } from '../usage-error.js';
-import { openProvider } from './open-workspace.js';
+import { openProvider, readConfig } from './open-workspace.js';
 import { personOperations, type PersonOperations } from './person-operations.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
@@ -16,7 +16,9 @@ export interface PersonOverlay {
 export async function openPersonOverlay(label: string, options: WorkspaceOptions): Promise<PersonOverlay> {
   const state = options.overlayFile;
   if (state === undefined) throw new UsageError(`${label}: needs --overlay STATE, the state file the agent's server used`);
-  const lower = await openProvider(options);
+  // An apply writes into the lower: the same bounds as the agent's server (its quota) hold there.
+  const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
+  const lower = await openProvider(options, config?.bounds);
   // The audit log must lie outside what the agent reaches, as for the agent's own commands.
   await refuseFilesInRoots(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }], lower.hostDirectories).catch(
     async (error: unknown) => {

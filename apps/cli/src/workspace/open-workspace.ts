@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Approver, Bounds, LibosConfig, OpenedProvider } from '@libos/core';
+import { DEFAULT_BOUNDS, type Approver, type Bounds, type LibosConfig, type OpenedProvider } from '@libos/core';
 import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
@@ -30,7 +30,7 @@ export interface OpenWorkspace {
  */
 export async function openWorkspace(options: WorkspaceOptions, approver?: Approver): Promise<OpenWorkspace> {
   const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
-  const lower = await openProvider(options);
+  const lower = await openProvider(options, config?.bounds);
   const opened = options.overlayFile === undefined ? lower : (await overlayOver(lower, options.overlayFile)).opened;
   const { provider } = opened;
   // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
@@ -131,8 +131,11 @@ export async function readConfig(file: string): Promise<LibosConfig> {
   }
 }
 
-/** The chosen backend's provider; a value it refuses is a UsageError naming the flag. */
-export async function openProvider(options: WorkspaceOptions): Promise<OpenedProvider> {
+/**
+ * The chosen backend's provider, under the config's bounds (a workspace the backend stores itself
+ * honours `workspace_max_bytes`); a value it refuses is a UsageError naming the flag.
+ */
+export async function openProvider(options: WorkspaceOptions, bounds: Bounds = DEFAULT_BOUNDS): Promise<OpenedProvider> {
   const backend = BACKEND_REGISTRY.provider(options.provider);
   if (backend === undefined) throw new UsageError(`libos: --provider: no provider backend is named '${options.provider}'`);
   try {
@@ -141,6 +144,7 @@ export async function openProvider(options: WorkspaceOptions): Promise<OpenedPro
       ...(backend.servesRoot ? { root: resolve(options.root) } : {}),
       flags: options.backendFlags ?? {},
       borrowWorkingDirectory: options.borrowWorkingDirectory === true,
+      bounds,
     });
   } catch (error) {
     throw new UsageError(`libos: ${messageOf(error)}`);
