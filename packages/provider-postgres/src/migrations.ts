@@ -1,15 +1,11 @@
+import type { SchemaMigration } from '@libos/core';
 import { CHUNK_BYTES } from './chunk-bytes.js';
 import { v2 } from './migration-v2.js';
 
 export { CHUNK_BYTES };
 
-/** One step of the provider's schema, applied once per schema and recorded in `schema_migrations`. */
-export interface Migration {
-  readonly version: number;
-  readonly description: string;
-  /** The SQL of the step for a schema already quoted, e.g. `"libos_fs"`. */
-  sql(schema: string): string;
-}
+/** One step of the schema (core's `SchemaMigration`), applied once per schema and recorded in `schema_migrations`. */
+export type Migration = SchemaMigration;
 
 // Why the layout is what it is (docs/provider-postgres.md#the-schema):
 // - an entry is a row keyed by (parent_id, name), names as the bytea of their UTF-8, so a listing is
