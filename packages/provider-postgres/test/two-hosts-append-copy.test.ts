@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkspacePath } from '@libos/core';
 import { expect, it } from 'vitest';
 import { type Host, startHost } from './host.js';
@@ -45,6 +46,37 @@ describePostgres('appends and copies from two OS processes', () => {
     expect(await provider.writeFile(p('log/race.txt'), bytes, { overwrite: true, expectedSha256: sha })).toEqual({ created: false });
     expect(await quotaHolds(workspace)).toBe(true);
     await Promise.all(hosts.map((host) => host.stop()));
+  }, 300_000);
+
+  it('a process killed while it appends leaves only whole lines, each once', async () => {
+    const workspace = freshWorkspace();
+    const provider = testProvider({ workspace });
+    const seen: number[] = [];
+    // Each round kills at a later moment: once the file holds at least that many bytes.
+    for (const [round, killAt] of [10, 400, 3000].entries()) {
+      const path = p(`killed-${round}.txt`);
+      const host = await startHost({ connectionString: postgresUrl, schema: SHARED_SCHEMA, workspace });
+      const appending = host.send('append', { path, count: 100_000, tag: 'k', lanes: 4 }).catch(() => 'killed');
+      for (;;) {
+        const status = await provider.stat(path);
+        if (status.kind === 'file' && (status.sizeBytes ?? 0) >= killAt) break;
+        await sleep(2);
+      }
+      host.child.kill('SIGKILL');
+      await host.exited;
+      expect(await appending).toBe('killed');
+      // What the killed connection had in flight is rolled back or committed, never in part: any
+      // snapshot, before or after the server notices, holds whole lines only.
+      const { bytes } = await provider.readFile(path, { maxBytes: 1 << 20 });
+      const text = new TextDecoder().decode(bytes);
+      expect(text.endsWith('\n')).toBe(true);
+      const lines = text.slice(0, -1).split('\n');
+      expect(lines.filter((line) => !/^k-\d+$/.test(line))).toEqual([]);
+      expect(new Set(lines).size).toBe(lines.length);
+      seen.push(lines.length);
+    }
+    expect(await quotaHolds(workspace)).toBe(true);
+    process.stdout.write(`lines kept by killed appenders: ${seen.join(', ')}\n`);
   }, 300_000);
 
   it('a copy racing replaces of its source in another process is the old file or the new, never a mix', async () => {
