@@ -99,3 +99,11 @@ export type {
   AuditTrail,
 } from './audit-trail.js';
 export { urlWithoutPassword } from './url-without-password.js';
+export {
+  migrateSchema,
+  type MigrateSchemaOptions,
+  type MigrationConnection,
+  type MigrationPool,
+  type MigrationReport,
+  type SchemaMigration,
+} from './migrate-schema.js';

@@ -1,10 +1,6 @@
-/** One step of the store's schema, applied once per schema and recorded in `schema_migrations`. */
-export interface Migration {
-  readonly version: number;
-  readonly description: string;
-  /** The SQL of the step for a schema already quoted, e.g. `"libos"`. */
-  sql(schema: string): string;
-}
+import type { SchemaMigration } from '@libos/core';
+/** One step of the schema (core's `SchemaMigration`), applied once per schema and recorded in `schema_migrations`. */
+export type Migration = SchemaMigration;
 
 // Text columns cannot hold NUL, and a name, a payload or a ledger key can: each is the bytea of
 // its UTF-8, and a payload is the bytea of its compact JSON (see the README). Every text column

@@ -1,6 +1,6 @@
 import { describeObjectStore } from '@libos/object-store-conformance';
 import { createPostgresObjectStore } from '../src/index.js';
-import { describePostgres, dropSchemaLater, postgresUrl, uniqueSchema } from './postgres.js';
+import { describePostgres, dropSchema, postgresUrl, uniqueSchema } from './postgres.js';
 
 // The Object store kit, unmodified: every case on an empty schema of its own, a second instance
 // (another pool: another host) for the shared cases, a one-second lease for the expiry case.
@@ -9,7 +9,7 @@ describePostgres('the Object store kit', () => {
     'postgres',
     async ({ onCleanup }) => {
       const schema = uniqueSchema();
-      onCleanup(() => dropSchemaLater(schema));
+      onCleanup(() => dropSchema(schema));
       const open = () => createPostgresObjectStore({ connectionString: postgresUrl, schema, leaseMs: 1_000, maxConnections: 4 });
       return { store: await open(), openAnother: open };
     },

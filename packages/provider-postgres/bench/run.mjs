@@ -1,8 +1,8 @@
 // The PostgreSQL provider against provider-local (same calls on a temp directory) and against bare
 // SQL doing only what the data needs (one statement each): read 100 B, write 100 B, list a
-// directory of 10,000 entries, and read 64 KiB of a 100 MiB file. Counts the round trips each
-// provider call makes (every query on the provider's pool is one) against the bare one; target: at
-// most 2 round trips beyond the bare one. Runs on the built packages against
+// directory of 10,000 entries, read 64 KiB of a 100 MiB file from its start and from its end,
+// append 100 B and copy 100 B. Counts the round trips each provider call makes (every query on
+// the provider's pool is one) against the bare one; target: at most 2 round trips beyond it. Runs on the built packages against
 // LIBOS_TEST_DATABASE_URL, or a throwaway cluster of its own. Prints medians and ratios; asserts nothing.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -143,10 +143,45 @@ try {
       local: () => local.readFile('big.bin', { maxBytes: 65536 }),
       bare: () => bare.query({ name: 'big', text: `SELECT substring(data FROM 1 FOR 65536) AS data FROM ${s}.bare_chunks WHERE id = 1 AND seq = 0` }),
     },
+    {
+      name: 'read the last 64 KiB of 100 MiB',
+      rounds: 200 * SCALE,
+      postgres: () => postgres.readFileRange('big.bin', { offset: 0, fromEnd: true, maxBytes: 65536 }),
+      local: () => local.readFileRange('big.bin', { offset: 0, fromEnd: true, maxBytes: 65536 }),
+      bare: () =>
+        bare.query({
+          name: 'tail',
+          text: `SELECT substring(data FROM octet_length(data) - 65535) AS data FROM ${s}.bare_chunks WHERE id = 1 AND seq = ${BIG / (1024 * 1024) - 1}`,
+        }),
+    },
+    {
+      name: 'append 100 B',
+      rounds: 300 * SCALE,
+      postgres: () => postgres.appendFile('log.txt', small, { create: true }),
+      local: () => local.appendFile('log.txt', small, { create: true }),
+      bare: () =>
+        bare.query({
+          name: 'append',
+          text: `INSERT INTO ${s}.bare_files VALUES ('', 'log.txt', $1, 100) ON CONFLICT (parent, name) DO UPDATE SET data = ${s}.bare_files.data || EXCLUDED.data`,
+          values: [Buffer.from(small)],
+        }),
+    },
+    {
+      name: 'copy 100 B',
+      rounds: 300 * SCALE,
+      postgres: () => postgres.copyFile('small.txt', 'copy.txt', { overwrite: true }),
+      local: () => local.copyFile('small.txt', 'copy.txt', { overwrite: true }),
+      bare: () =>
+        bare.query({
+          name: 'copy',
+          text: `INSERT INTO ${s}.bare_files SELECT parent, 'copy.txt', data, size FROM ${s}.bare_files WHERE parent = '' AND name = 'small.txt'
+                 ON CONFLICT (parent, name) DO UPDATE SET data = EXCLUDED.data`,
+        }),
+    },
   ];
 
   console.log(`set-up: a 100 MiB write took ${bigWriteMs.toFixed(0)} ms; ${ENTRIES} one-byte writes (16 at a time) ${manyWriteMs.toFixed(0)} ms`);
-  console.log('operation                  postgres µs   local µs   bare SQL µs   pg/local   pg/bare   round trips (pg / bare)');
+  console.log('operation                          postgres µs   local µs   bare SQL µs   pg/local   pg/bare   round trips (pg / bare)');
   for (const entry of cases) {
     const before = counter.queries;
     await entry.postgres();
@@ -155,7 +190,7 @@ try {
     const localTime = await measure(entry.rounds, entry.local);
     const bareTime = await measure(entry.rounds, entry.bare);
     console.log(
-      `${entry.name.padEnd(26)} ${pgTime.toFixed(0).padStart(11)} ${localTime.toFixed(0).padStart(10)} ${bareTime.toFixed(0).padStart(13)}` +
+      `${entry.name.padEnd(34)} ${pgTime.toFixed(0).padStart(11)} ${localTime.toFixed(0).padStart(10)} ${bareTime.toFixed(0).padStart(13)}` +
         `   ${(pgTime / localTime).toFixed(2).padStart(8)} ${(pgTime / bareTime).toFixed(2).padStart(9)}   ${trips} / 1 (target: at most 3)`,
     );
   }

@@ -9,11 +9,14 @@ import {
   type WorkspacePath,
 } from '@libos/core';
 import pg from 'pg';
+import { appendFile } from './append-file.js';
 import { deleteEntry, makeDirectory, renameFile, writeFile } from './change-queries.js';
 import { databaseFailure } from './database-failure.js';
 import { deleteTree } from './delete-tree.js';
 import { migrate } from './migrate.js';
+import { copyFile } from './copy-file.js';
 import { checkWorkspaceName, openWorkspace } from './open-workspace.js';
+import { readFileRange } from './read-file-range.js';
 import { listDirectory, readFile, statPath, type WorkspaceRef } from './read-queries.js';
 import { DEFAULT_SCHEMA, quoteSchema } from './schema-name.js';
 
@@ -41,6 +44,12 @@ export interface PostgresProvider extends FileSystemProviderV1 {
   readonly workspace: string;
   /** Always there: a rename is one statement. */
   rename: NonNullable<FileSystemProviderV1['rename']>;
+  /** Always there: an append is one statement that cannot lose a concurrent one. */
+  appendFile: NonNullable<FileSystemProviderV1['appendFile']>;
+  /** Always there: a copy is one statement, its bytes never leaving the database. */
+  copyFile: NonNullable<FileSystemProviderV1['copyFile']>;
+  /** Always there: a range is one statement reading only the chunks it covers. */
+  readFileRange: NonNullable<FileSystemProviderV1['readFileRange']>;
   /** Opens the workspace (every method does so on first use); `created` is true for the call that made it. */
   open(): Promise<{ readonly created: boolean }>;
 }
@@ -135,6 +144,9 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
         deleteOptions.recursive ? deleteTree(pool, ref, path, deleteOptions) : deleteNonRecursive(pool, ref, path, deleteOptions.missingOk),
       ),
     rename: (from, to, renameOptions) => run(from, renameOptions, (ref) => renameFile(pool, ref, from, to, renameOptions.overwrite)),
+    appendFile: (path, bytes, appendOptions) => run(path, appendOptions, (ref) => appendFile(pool, ref, path, bytes, appendOptions, maxBytes)),
+    copyFile: (from, to, copyOptions) => run(from, copyOptions, (ref) => copyFile(pool, ref, from, to, copyOptions, maxBytes)),
+    readFileRange: (path, rangeOptions) => read(path, rangeOptions, (ref) => readFileRange(pool, ref, path, rangeOptions)),
     close: () =>
       gate.close(async () => {
         if (ownPool) await pool.end().catch(() => undefined);

@@ -1,13 +1,11 @@
-/** One step of the provider's schema, applied once per schema and recorded in `schema_migrations`. */
-export interface Migration {
-  readonly version: number;
-  readonly description: string;
-  /** The SQL of the step for a schema already quoted, e.g. `"libos_fs"`. */
-  sql(schema: string): string;
-}
+import type { SchemaMigration } from '@libos/core';
+import { CHUNK_BYTES } from './chunk-bytes.js';
+import { v2 } from './migration-v2.js';
 
-/** The most bytes one chunk row holds; a file is its chunks in `seq` order. */
-export const CHUNK_BYTES = 1024 * 1024;
+export { CHUNK_BYTES };
+
+/** One step of the schema (core's `SchemaMigration`), applied once per schema and recorded in `schema_migrations`. */
+export type Migration = SchemaMigration;
 
 // Why the layout is what it is (docs/provider-postgres.md#the-schema):
 // - an entry is a row keyed by (parent_id, name), names as the bytea of their UTF-8, so a listing is
@@ -271,4 +269,4 @@ const v1: Migration = {
 };
 
 /** Every migration, in order; a new step is appended, never edited once released. */
-export const MIGRATIONS: readonly Migration[] = [v1];
+export const MIGRATIONS: readonly Migration[] = [v1, v2];

@@ -11,6 +11,7 @@ export interface Outcome {
 /** What a refusal needs beyond its status: the hash a guarded write expected, the quota numbers. */
 export interface RefusalContext {
   readonly expectedSha256?: string | undefined;
+  readonly expectedSizeBytes?: number | undefined;
   readonly writeBytes?: number;
   readonly maxBytes?: number;
   readonly effect?: Effect;
@@ -43,6 +44,13 @@ export function refusal(at: PathNames, outcome: Outcome, context: RefusalContext
       return providerErrors.contentConflict(path, expected, null, options);
     case 'conflict':
       return providerErrors.contentConflict(path, expected, outcome.detail ?? null, options);
+    case 'size_conflict':
+      return providerErrors.sizeConflict(
+        path,
+        context.expectedSizeBytes ?? 0,
+        outcome.detail === null || outcome.detail === undefined ? null : Number(outcome.detail),
+        options,
+      );
     case 'quota_exceeded':
       return providerErrors.quotaExceeded(path, Number(outcome.detail ?? 0), context.writeBytes ?? 0, context.maxBytes ?? 0, options);
     default:

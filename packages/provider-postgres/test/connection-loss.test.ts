@@ -60,6 +60,28 @@ describePostgres('a lost connection', () => {
     expect(await provider.writeFile(p('f'), bytes('after'), { overwrite: true })).toEqual({ created: false });
   });
 
+  it('fails an interrupted append or copy with effect unknown; rolled back, it changed nothing', async () => {
+    const name = `libos-loss-${freshWorkspace()}`;
+    const provider = namedProvider(name);
+    await provider.writeFile(p('log'), bytes('one\n'), { overwrite: false });
+    for (const call of [
+      () => provider.appendFile(p('log'), bytes('two\n'), { create: false }),
+      () => provider.copyFile(p('log'), p('copy'), { overwrite: false }),
+    ]) {
+      const locker = await admin();
+      await locker.query('BEGIN');
+      await locker.query(`SELECT 1 FROM "${SHARED_SCHEMA}".workspaces WHERE name = $1 FOR UPDATE`, [provider.workspace]);
+      const changing = failureOf(call());
+      await terminateWaiting(await admin(), name);
+      expect(await changing).toMatchObject({ code: 'provider_failure', effect: 'unknown' });
+      await locker.query('ROLLBACK');
+    }
+    // The server rolled both back: the file is as it was and the copy never appeared.
+    expect(new TextDecoder().decode((await provider.readFile(p('log'), { maxBytes: 100 })).bytes)).toBe('one\n');
+    expect((await provider.stat(p('copy'))).kind).toBe('missing');
+    expect(await provider.appendFile(p('log'), bytes('two\n'), { create: false, expectedSizeBytes: 4 })).toMatchObject({ sizeBytes: 8 });
+  });
+
   it('fails a read cut off mid-query with effect none, and the next read reconnects', async () => {
     const name = `libos-loss-${freshWorkspace()}`;
     const provider = namedProvider(name);

@@ -37,6 +37,31 @@ export const toolCall: fc.Arbitrary<ToolCall> = fc.oneof(
     ),
   },
   { weight: 3, arbitrary: call('read_text_file', fc.record({ path, max_bytes: optional(fc.constantFrom(1, 5, 4000, 100_000)) })) },
+  // Line ranges and tails read through readFileRange.
+  {
+    weight: 1,
+    arbitrary: call(
+      'read_text_file',
+      fc.oneof(
+        fc.record({ path, start_line: fc.constantFrom(1, 2, 300, 701), max_bytes: optional(fc.constantFrom(5, 4000)) }),
+        fc.record({ path, tail_lines: fc.constantFrom(1, 2, 50, 1000), max_bytes: optional(fc.constantFrom(5, 4000)) }),
+      ),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: call(
+      'append_text_file',
+      fc.record({
+        path,
+        content: fc.constantFrom(...CONTENTS),
+        create: optional(flag),
+        expected_size_bytes: optional(fc.constantFrom(0, 5, 12, 17)),
+        encoding: optional(fc.constantFrom('utf-8', 'utf-8-sig')),
+      }),
+    ),
+  },
+  { weight: 2, arbitrary: call('copy_file', fc.record({ from: path, to: path, overwrite: optional(flag) })) },
   { weight: 2, arbitrary: call('read_directory', fc.record({ path, limit: optional(fc.constantFrom(1, 2, 100)) })) },
   { weight: 2, arbitrary: call('write_directory', fc.record({ path, parents: optional(flag), exist_ok: optional(flag) })) },
   { weight: 2, arbitrary: call('delete_file', fc.record({ path, missing_ok: optional(flag) })) },
@@ -69,7 +94,7 @@ export const toolCall: fc.Arbitrary<ToolCall> = fc.oneof(
       fc.record({ path, query: fc.constantFrom('hello', 'line', 'é', 'nothing'), max_results: optional(fc.constantFrom(1, 100)) }),
     ),
   },
-  { weight: 1, arbitrary: call('set_working_directory', fc.record({ path })) },
+  { weight: 2, arbitrary: call('set_working_directory', fc.record({ path })) },
   { weight: 1, arbitrary: call('get_working_directory', fc.constant({})) },
   { weight: 1, arbitrary: call('create_object_from_file', fc.record({ name: fc.constantFrom('n1', 'n2'), path })) },
   { weight: 1, arbitrary: call('write_object_to_file', fc.record({ name: fc.constantFrom('n1', 'n2'), path, overwrite: optional(flag) })) },
