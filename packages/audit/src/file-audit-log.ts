@@ -6,6 +6,7 @@ import type { AuditEffect, AuditEntry, AuditResult } from './audit-record.js';
 import { argumentsSha256 } from './canonical-hash.js';
 import { toSigningKey } from './checkpoint-signature.js';
 import { openCallRecorder } from './call-recorder.js';
+import { isoTime } from './iso-time.js';
 import { openRecordWriter, type RecordWriter } from './record-writer.js';
 import { takeWriterLock } from './writer-lock.js';
 
@@ -106,7 +107,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
       const id = info.session ?? `ses_${randomBytes(8).toString('hex')}`;
       const started = performance.now();
       const marker = (tool: string, durationMs: number): AuditEntry => ({
-        time: new Date().toISOString(),
+        time: isoTime(),
         session: id,
         process: null,
         client: null,
@@ -135,7 +136,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         },
         async recordOperation(operation) {
           await append({
-            time: new Date().toISOString(),
+            time: isoTime(),
             session: id,
             process: null,
             client: null,
