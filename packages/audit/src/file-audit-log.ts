@@ -123,16 +123,18 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
       let ended = false;
       let inFlight = 0;
       let settled: (() => void) | undefined;
+      // One function for every call of the session (a call made per call would be one more allocation each).
+      const appendCall = (entry: AuditEntry): Promise<void> => {
+        const written = append(entry);
+        inFlight -= 1;
+        if (inFlight === 0) settled?.();
+        return written;
+      };
       const session: FileAuditSession = {
         id,
         begin(start) {
           inFlight += 1;
-          return openCallRecorder(id, start, (entry) => {
-            const written = append(entry);
-            inFlight -= 1;
-            if (inFlight === 0) settled?.();
-            return written;
-          });
+          return openCallRecorder(id, start, appendCall);
         },
         async recordOperation(operation) {
           await append({
