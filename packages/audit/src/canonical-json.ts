@@ -52,7 +52,7 @@ function lengthError(maxLength: number): RangeError {
   return error;
 }
 
-// One frame per level of nesting (arrays and objects inline), so MAX_DEPTH fits any stack.
+// One frame per level of nesting (arrays and objects inline), so a value goes as deep as the stack allows.
 function writeValue(walk: Walk, item: unknown, depth: number): void {
   switch (typeof item) {
     case 'string':
