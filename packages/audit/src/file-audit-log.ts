@@ -6,6 +6,7 @@ import type { AuditEffect, AuditEntry, AuditResult } from './audit-record.js';
 import { argumentsSha256 } from './canonical-hash.js';
 import { toSigningKey } from './checkpoint-signature.js';
 import { openCallRecorder } from './call-recorder.js';
+import { isoTime } from './iso-time.js';
 import { openRecordWriter, type RecordWriter } from './record-writer.js';
 import { takeWriterLock } from './writer-lock.js';
 
@@ -106,7 +107,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
       const id = info.session ?? `ses_${randomBytes(8).toString('hex')}`;
       const started = performance.now();
       const marker = (tool: string, durationMs: number): AuditEntry => ({
-        time: new Date().toISOString(),
+        time: isoTime(),
         session: id,
         process: null,
         client: null,
@@ -122,20 +123,22 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
       let ended = false;
       let inFlight = 0;
       let settled: (() => void) | undefined;
+      // One function for every call of the session (a call made per call would be one more allocation each).
+      const appendCall = (entry: AuditEntry): Promise<void> => {
+        const written = append(entry);
+        inFlight -= 1;
+        if (inFlight === 0) settled?.();
+        return written;
+      };
       const session: FileAuditSession = {
         id,
         begin(start) {
           inFlight += 1;
-          return openCallRecorder(id, start, (entry) => {
-            const written = append(entry);
-            inFlight -= 1;
-            if (inFlight === 0) settled?.();
-            return written;
-          });
+          return openCallRecorder(id, start, appendCall);
         },
         async recordOperation(operation) {
           await append({
-            time: new Date().toISOString(),
+            time: isoTime(),
             session: id,
             process: null,
             client: null,

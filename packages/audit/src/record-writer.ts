@@ -78,14 +78,15 @@ export function openRecordWriter(
   let broken: unknown;
   let closed = false;
 
-  let pending: string[] = [];
+  // The lines of the records chained since the last write, in order, written together.
+  let pending = '';
   let batch: Promise<void> | undefined;
   let releaseBatch: () => void = () => {};
   const writePending = () => {
-    if (pending.length === 0) return;
-    const text = pending.length === 1 ? pending[0]! : pending.join('');
+    if (pending === '') return;
+    const text = pending;
     const release = releaseBatch;
-    pending = [];
+    pending = '';
     batch = undefined;
     try {
       if (broken === undefined) writeLine(logFd, text);
@@ -116,7 +117,7 @@ export function openRecordWriter(
       const line = recordLine(entry, seq + 1, last);
       seq += 1;
       last = sha256Hex(line);
-      pending.push(`${line}\n`);
+      pending += `${line}\n`;
       if (batch === undefined) {
         batch = new Promise<void>((resolve) => (releaseBatch = resolve));
         // Records of calls that end in the same turn share one write; each caller still waits for it.

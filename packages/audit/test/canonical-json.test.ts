@@ -76,4 +76,13 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson('a\ud800', { loneSurrogates: 'escape' })).toBe('"a\\ud800"');
     expect(canonicalJson({ a: undefined, b: [undefined] })).toBe('{"b":[null]}');
   });
+
+  it('refuses a value nested past any stack with the same TypeError as a cycle, whatever the stack left', () => {
+    let deep: unknown = [];
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    expect(() => canonicalJson(deep)).toThrow(TypeError);
+    let object: unknown = {};
+    for (let level = 0; level < 100_000; level += 1) object = { a: object };
+    expect(() => canonicalJson(object, { maxLength: 1e9 })).toThrow(TypeError);
+  });
 });
