@@ -107,3 +107,4 @@ export {
   type MigrationReport,
   type SchemaMigration,
 } from './migrate-schema.js';
+export { quoteSchema } from './quote-schema.js';
