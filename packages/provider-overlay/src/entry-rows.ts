@@ -1,5 +1,6 @@
 import type { WorkspacePath } from '@libos/core';
 import type Database from 'better-sqlite3';
+import { createHeadCache } from './head-cache.js';
 
 /** What the agent made at a path: a file, a directory, or a whiteout that hides the lower entry. */
 export type RowKind = 'file' | 'directory' | 'whiteout';
@@ -73,20 +74,17 @@ export function createRowStatements(db: Database.Database) {
   const children = db.prepare<[string, string], RowHead>(`SELECT ${HEAD} FROM entries WHERE parent = ? AND name > ? ORDER BY name`);
   // One statement for any depth: the prefixes travel as one JSON array.
   const headsIn = db.prepare<[string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path IN (SELECT value FROM json_each(?))`);
-  const anyRow = db.prepare<[], { one: number }>('SELECT 1 AS one FROM entries LIMIT 1');
+  const heads = createHeadCache(db, (paths) => {
+    if (paths.length !== 1) return headsIn.all(JSON.stringify(paths));
+    const row = head.get(paths[0] as string);
+    return row === undefined ? [] : [row];
+  });
   const range = (path: string): [string, string] => (path === '.' ? ['', '\u{10FFFF}'] : [`${path}/`, `${path}0`]);
   return {
     get: (path: string): EntryRow | undefined => get.get(path),
     head: (path: string): RowHead | undefined => head.get(path),
-    /** The rows at each of `paths` (ancestors of one path), in one query. */
-    heads(paths: readonly string[]): RowHead[] {
-      if (paths.length === 0 || anyRow.get() === undefined) return [];
-      if (paths.length === 1) {
-        const row = head.get(paths[0] as string);
-        return row === undefined ? [] : [row];
-      }
-      return headsIn.all(JSON.stringify(paths));
-    },
+    /** The rows at each of `paths` (ancestors of one path): remembered while the state is unchanged, else one query. */
+    heads: (paths: readonly string[]): RowHead[] => (paths.length === 0 ? [] : heads(paths)),
     /** At most `maxBytes` bytes of a file row, and its whole size. */
     prefix(path: string, maxBytes: number): { bytes: Buffer; size: number } | undefined {
       const found = content.get(maxBytes, path);
