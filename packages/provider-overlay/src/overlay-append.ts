@@ -49,7 +49,9 @@ export function overlayAppendFile(context: OverlayContext, path: WorkspacePath, 
       const at = context.now();
       const editor = begin([path]);
       putParents(context, editor, probe, at);
-      editor.put(fileRow(path, whole, lowerManifestStore(context, base), at, probe.row?.mode_of ?? null));
+      const row = fileRow(path, whole, lowerManifestStore(context, base), at, probe.row?.mode_of ?? null);
+      if (probe.row?.kind === 'file') editor.extend(row, probe.row);
+      else editor.put(row);
       return { bytesAppended: head.length + added.length, sizeBytes: whole.length, created };
     },
   );
