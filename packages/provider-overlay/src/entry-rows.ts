@@ -74,12 +74,16 @@ export function createRowStatements(db: Database.Database) {
   const children = db.prepare<[string, string], RowHead>(`SELECT ${HEAD} FROM entries WHERE parent = ? AND name > ? ORDER BY name`);
   // One statement for any depth: the prefixes travel as one JSON array.
   const headsIn = db.prepare<[string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path IN (SELECT value FROM json_each(?))`);
-  const heads = createHeadCache(db, (paths) => {
-    if (paths.length !== 1) return headsIn.all(JSON.stringify(paths));
-    const row = head.get(paths[0] as string);
-    return row === undefined ? [] : [row];
-  });
+  const anyUnder = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM entries WHERE path >= ? AND path < ? LIMIT 1');
   const range = (path: string): [string, string] => (path === '.' ? ['', '\u{10FFFF}'] : [`${path}/`, `${path}0`]);
+  const heads = createHeadCache(db, {
+    fetch(paths) {
+      if (paths.length !== 1) return headsIn.all(JSON.stringify(paths));
+      const row = head.get(paths[0] as string);
+      return row === undefined ? [] : [row];
+    },
+    anyBelow: (path) => anyUnder.get(...range(path)) !== undefined,
+  });
   return {
     get: (path: string): EntryRow | undefined => get.get(path),
     head: (path: string): RowHead | undefined => head.get(path),
