@@ -1,9 +1,16 @@
+import { LibosError } from '@libos/core';
 import type Database from 'better-sqlite3';
 import type { EntryRow, RowHead, RowStatements } from './entry-rows.js';
 
 /** Records one mutating call's row changes so `rewind` can put every row back as it was. */
 export interface CallEditor {
   put(row: EntryRow): void;
+  /**
+   * Puts `row`, which is `before` with bytes added at its end: the undo image keeps `before`
+   * without its bytes (they are the first `before.size` bytes of `row`), so an append costs the
+   * history what it appended, not the file.
+   */
+  extend(row: EntryRow, before: RowHead): void;
   remove(path: string): void;
   /** Removes every row strictly below `path`. */
   removeBelow(path: string): void;
@@ -32,6 +39,16 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
   const setFloor = db.prepare<[number]>("UPDATE meta SET value = ? WHERE key = 'history_floor'");
   const clearCalls = db.prepare('DELETE FROM calls');
   const clearUndo = db.prepare('DELETE FROM undo_rows');
+  const prefixOf = (path: string, size: number): Buffer => {
+    const found = rows.prefix(path, size);
+    if (found === undefined || found.bytes.length !== size) {
+      throw new LibosError('provider_failure', `The history of '${path}' does not match the overlay; nothing was rewound.`, {
+        effect: 'none',
+        details: { path },
+      });
+    }
+    return found.bytes;
+  };
 
   return {
     /** Starts call `tool` on `paths` inside the caller's transaction; returns the editor that keeps undo images. */
@@ -48,6 +65,13 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
       return {
         put(row) {
           save(rows.get(row.path), row.path);
+          rows.put(row);
+        },
+        extend(row, before) {
+          if (!saved.has(row.path)) {
+            saved.add(row.path);
+            insertUndo.run(seq, ord++, row.path, JSON.stringify({ ...headOf(before), [PREFIX]: before.size ?? 0 }), null);
+          }
           rows.put(row);
         },
         remove(path) {
@@ -67,8 +91,14 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
       let undone = 0;
       for (const { seq: later } of callsAfter.all(seq)) {
         for (const undo of undoOf.all(later)) {
+          const image = undo.image === null ? null : (JSON.parse(undo.image) as RowHead & { [PREFIX]?: number });
+          // Undone newest first: the row now is the one this call wrote, so its prefix is the one before.
+          const content = image?.[PREFIX] === undefined ? undo.content : prefixOf(undo.path, image[PREFIX]);
           rows.remove(undo.path);
-          if (undo.image !== null) rows.put({ ...(JSON.parse(undo.image) as RowHead), content: undo.content });
+          if (image !== null) {
+            const { [PREFIX]: _prefix, ...head } = image;
+            rows.put({ ...head, content });
+          }
         }
         dropUndo.run(later);
         dropCall.run(later);
@@ -83,6 +113,14 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
       clearUndo.run();
     },
   };
+}
+
+/** The image key of an appended row: its bytes are this many first bytes of the row after the call. */
+const PREFIX = 'prefix_of_next';
+
+function headOf(row: RowHead): RowHead {
+  const { content: _content, ...head } = row as EntryRow;
+  return head;
 }
 
 function imageOf(row: EntryRow | undefined): UndoImage {

@@ -1,5 +1,6 @@
 import type { WorkspacePath } from '@libos/core';
 import type Database from 'better-sqlite3';
+import { createHeadCache } from './head-cache.js';
 
 /** What the agent made at a path: a file, a directory, or a whiteout that hides the lower entry. */
 export type RowKind = 'file' | 'directory' | 'whiteout';
@@ -29,12 +30,19 @@ export interface EntryRow {
   readonly base_files: number | null;
   readonly manifest_id: number | null;
   readonly change: ChangeKind | null;
+  /**
+   * Whose mode a file carries (docs/overlay.md, "Modes"): null, its own lower file's (or a new
+   * file's default when it has none); a path, that lower file's (a copy or a move of it); '', a
+   * new file's default even where a lower file was.
+   */
+  readonly mode_of?: string | null;
 }
 
 /** A row without its bytes, for listings and change lists. */
 export type RowHead = Omit<EntryRow, 'content'>;
 
-const HEAD = 'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change';
+const HEAD =
+  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of';
 const COLUMNS = `${HEAD}, content`;
 
 /** The change a person sees for `row` (docs/overlay.md, "The base"). */
@@ -54,9 +62,10 @@ export function createRowStatements(db: Database.Database) {
   const content = db.prepare<[number, string], { bytes: Buffer | null; size: number | null }>(
     'SELECT substr(content, 1, ?) AS bytes, size FROM entries WHERE path = ?',
   );
+  const slice = db.prepare<[number, number, string], { bytes: Buffer | null }>('SELECT substr(content, ?, ?) AS bytes FROM entries WHERE path = ?');
   const upsert = db.prepare(
     `INSERT OR REPLACE INTO entries (${COLUMNS}) VALUES (@path, @parent, @name, @kind, @opaque, @sha256, @size, @modified_at,
-     @base_kind, @base_sha256, @base_size, @base_files, @manifest_id, @change, @content)`,
+     @base_kind, @base_sha256, @base_size, @base_files, @manifest_id, @change, @mode_of, @content)`,
   );
   const remove = db.prepare<[string]>('DELETE FROM entries WHERE path = ?');
   // Every descendant of P sorts in [P + '/', P + '0'): '0' is the code point after '/'.
@@ -65,28 +74,35 @@ export function createRowStatements(db: Database.Database) {
   const children = db.prepare<[string, string], RowHead>(`SELECT ${HEAD} FROM entries WHERE parent = ? AND name > ? ORDER BY name`);
   // One statement for any depth: the prefixes travel as one JSON array.
   const headsIn = db.prepare<[string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path IN (SELECT value FROM json_each(?))`);
-  const anyRow = db.prepare<[], { one: number }>('SELECT 1 AS one FROM entries LIMIT 1');
+  const anyUnder = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM entries WHERE path >= ? AND path < ? LIMIT 1');
   const range = (path: string): [string, string] => (path === '.' ? ['', '\u{10FFFF}'] : [`${path}/`, `${path}0`]);
+  const heads = createHeadCache(db, {
+    fetch(paths) {
+      if (paths.length !== 1) return headsIn.all(JSON.stringify(paths));
+      const row = head.get(paths[0] as string);
+      return row === undefined ? [] : [row];
+    },
+    anyBelow: (path) => anyUnder.get(...range(path)) !== undefined,
+  });
   return {
     get: (path: string): EntryRow | undefined => get.get(path),
     head: (path: string): RowHead | undefined => head.get(path),
-    /** The rows at each of `paths` (ancestors of one path), in one query. */
-    heads(paths: readonly string[]): RowHead[] {
-      if (paths.length === 0 || anyRow.get() === undefined) return [];
-      if (paths.length === 1) {
-        const row = head.get(paths[0] as string);
-        return row === undefined ? [] : [row];
-      }
-      return headsIn.all(JSON.stringify(paths));
-    },
+    /** The rows at each of `paths` (ancestors of one path): remembered while the state is unchanged, else one query. */
+    heads: (paths: readonly string[]): RowHead[] => (paths.length === 0 ? [] : heads(paths)),
     /** At most `maxBytes` bytes of a file row, and its whole size. */
     prefix(path: string, maxBytes: number): { bytes: Buffer; size: number } | undefined {
       const found = content.get(maxBytes, path);
       if (found === undefined) return undefined;
       return { bytes: found.bytes ?? Buffer.alloc(0), size: found.size ?? 0 };
     },
+    /** `length` bytes of a file row from byte `start` (both within its size). */
+    slice(path: string, start: number, length: number): Buffer {
+      if (length === 0) return Buffer.alloc(0);
+      return slice.get(start + 1, length, path)?.bytes ?? Buffer.alloc(0);
+    },
     put(row: EntryRow): void {
-      upsert.run({ ...row, change: changeOf(row) });
+      // Rows from before the mode column (undo images, journals) carry none: their own mode.
+      upsert.run({ ...row, mode_of: row.mode_of ?? null, change: changeOf(row) });
     },
     remove: (path: string): void => void remove.run(path),
     /** Every row strictly below `path`, in path order. */

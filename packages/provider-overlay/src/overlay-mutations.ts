@@ -23,6 +23,7 @@ import {
   fileRow,
   lowerBase,
   missingParents,
+  modeOfSource,
   probePath,
   whiteoutRow,
   type Probe,
@@ -30,9 +31,10 @@ import {
 } from './probe-path.js';
 
 /** The tool that made a provider call, when the tools runtime says (docs/overlay.md, "History"). */
-const toolOf = (options: { readonly tool?: string | undefined }, method: string): string => options.tool ?? method;
+export const toolOf = (options: { readonly tool?: string | undefined }, method: string): string => options.tool ?? method;
 
-function putParents(context: OverlayContext, editor: CallEditor, probe: Probe, at: string): void {
+/** Directory rows for the missing parents of a probed path, through `editor`. */
+export function putParents(context: OverlayContext, editor: CallEditor, probe: Probe, at: string): void {
   if (probe.kind !== 'missing' || probe.firstMissing === undefined || probe.firstMissing === probe.path) return;
   for (const row of missingParents(context, probe.path, probe.firstMissing, at)) editor.put(row);
 }
@@ -62,7 +64,8 @@ export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, b
       const at = context.now();
       const editor = begin([path]);
       putParents(context, editor, probe, at);
-      editor.put(fileRow(path, copy, lowerManifestStore(context, base), at));
+      // A replaced file keeps its mode, as on the lower: the mode a copied row carries stays.
+      editor.put(fileRow(path, copy, lowerManifestStore(context, base), at, probe.row?.mode_of ?? null));
       return { created: probe.kind === 'missing' };
     },
   );
@@ -122,7 +125,8 @@ export function overlayDeleteFile(context: OverlayContext, path: WorkspacePath, 
   );
 }
 
-function removeOrHide(context: OverlayContext, editor: CallEditor, path: WorkspacePath, base: RecordedBase): void {
+/** Removes an agent-made row, or hides the lower entry under a whiteout. */
+export function removeOrHide(context: OverlayContext, editor: CallEditor, path: WorkspacePath, base: RecordedBase): void {
   if (base.base_kind === 'missing') editor.remove(path);
   else editor.put(whiteoutRow(path, lowerManifestStore(context, base), context.now()));
 }
@@ -212,7 +216,7 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
       const at = context.now();
       const editor = begin([from, to]);
       putParents(context, editor, probed.target, at);
-      editor.put(fileRow(to, probed.bytes, lowerManifestStore(context, probed.targetBase), at));
+      editor.put(fileRow(to, probed.bytes, lowerManifestStore(context, probed.targetBase), at, modeOfSource(probed.source)));
       removeOrHide(context, editor, from, probed.sourceBase);
       return { replaced: probed.target.kind === 'file' };
     },

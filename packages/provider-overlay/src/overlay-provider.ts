@@ -1,6 +1,8 @@
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
 import { overlayDeleteDirectory, overlayDeleteFile, overlayMakeDirectory, overlayRename, overlayWriteFile } from './overlay-mutations.js';
-import { listDirectoryMerged, overlayReadFile, overlayStat } from './overlay-reads.js';
+import { overlayAppendFile } from './overlay-append.js';
+import { overlayCopyFile } from './overlay-copy.js';
+import { listDirectoryMerged, overlayReadFile, overlayReadFileRange, overlayStat } from './overlay-reads.js';
 import type { OverlayContext } from './overlay-context.js';
 
 /**
@@ -29,7 +31,11 @@ export function createOverlayProvider(context: OverlayContext, close: () => Prom
     deleteFile: (path, options) => overlayDeleteFile(context, path, options),
     deleteDirectory: (path, options) => overlayDeleteDirectory(context, path, options),
     rename: (from: WorkspacePath, to: WorkspacePath, options) => overlayRename(context, from, to, options),
+    appendFile: (path, bytes, options) => overlayAppendFile(context, path, bytes, options),
+    copyFile: (from, to, options) => overlayCopyFile(context, from, to, options),
     close,
   };
+  // Ranges of unchanged files are the lower's own: offered only when the lower has them.
+  if (lower.readFileRange !== undefined) provider.readFileRange = (path, options) => overlayReadFileRange(context, path, options);
   return provider;
 }

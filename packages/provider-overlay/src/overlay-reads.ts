@@ -2,10 +2,12 @@ import {
   checkSignal,
   providerErrors,
   type DirectoryListing,
+  type FileRangeRead,
   type FileRead,
   type ListDirectoryOptions,
   type PathStatus,
   type ReadFileOptions,
+  type ReadFileRangeOptions,
   type StatOptions,
   type WorkspacePath,
 } from '@libos/core';
@@ -35,6 +37,27 @@ export async function overlayReadFile(context: OverlayContext, path: WorkspacePa
   const found = context.rows.prefix(path, options.maxBytes);
   if (found === undefined) throw providerErrors.notFound(path);
   return { bytes: new Uint8Array(found.bytes), truncated: found.size > options.maxBytes };
+}
+
+/**
+ * `readFileRange` in the agent's view: an unchanged file is the lower's own range read; a row
+ * gives just the bytes asked for, cut out by SQLite, never the whole file.
+ */
+export async function overlayReadFileRange(context: OverlayContext, path: WorkspacePath, options: ReadFileRangeOptions): Promise<FileRangeRead> {
+  context.checkOpen(path);
+  checkSignal(options.signal, path);
+  const location = locatePath(context.rows, path);
+  if (location.at === 'lower') {
+    const { readFileRange } = context.lower;
+    if (readFileRange === undefined) throw providerErrors.failure(path, null, { effect: 'none' });
+    return readFileRange.call(context.lower, path, options);
+  }
+  if (location.at === 'covered' || location.row.kind === 'whiteout') throw providerErrors.notFound(path);
+  if (location.row.kind === 'directory') throw providerErrors.notAFile(path, 'directory');
+  const size = location.row.size ?? 0;
+  const end = options.fromEnd === true ? Math.max(0, size - options.offset) : Math.min(size, options.offset + options.maxBytes);
+  const start = options.fromEnd === true ? Math.max(0, end - options.maxBytes) : Math.min(size, options.offset);
+  return { bytes: new Uint8Array(context.rows.slice(path, start, end - start)), offset: start, sizeBytes: size };
 }
 
 /** `listDirectory` in the agent's view: the lower merged with the overlay, in code-point order. */

@@ -140,9 +140,21 @@ export function directoryRow(path: WorkspacePath, base: RecordedBase, at: string
   };
 }
 
-/** An overlay file row holding `bytes`. */
-export function fileRow(path: WorkspacePath, bytes: Uint8Array, base: RecordedBase, at: string): EntryRow {
-  return { ...directoryRow(path, base, at), kind: 'file', content: Buffer.from(bytes), sha256: sha256Hex(bytes), size: bytes.length };
+/** An overlay file row holding `bytes` (not copied: the caller hands them over) with the mode of `modeOf`. */
+export function fileRow(path: WorkspacePath, bytes: Uint8Array, base: RecordedBase, at: string, modeOf: string | null = null): EntryRow {
+  const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { ...directoryRow(path, base, at), kind: 'file', content, sha256: sha256Hex(bytes), size: bytes.length, mode_of: modeOf };
+}
+
+/**
+ * Whose mode a copy or a move of the probed file carries (docs/overlay.md, "Modes"): the lower
+ * file's own, the one its row already names, or a new file's default ('') for a file the agent made.
+ */
+export function modeOfSource(source: Probe): string {
+  const { row } = source;
+  if (row === undefined) return source.path;
+  if (row.mode_of !== undefined && row.mode_of !== null) return row.mode_of;
+  return row.base_kind === 'file' ? row.path : '';
 }
 
 /** A whiteout row: the path is deleted in the agent's view. */

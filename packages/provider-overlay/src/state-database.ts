@@ -30,6 +30,8 @@ const migrations: readonly string[] = [
      PRIMARY KEY (apply_id, ord)) WITHOUT ROWID;
    CREATE TABLE apply_tree (apply_id TEXT NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, content BLOB,
      PRIMARY KEY (apply_id, ord, path)) WITHOUT ROWID;`,
+  // Whose mode a file carries: a copy or a move keeps its source's (docs/overlay.md, "Modes").
+  'ALTER TABLE entries ADD COLUMN mode_of TEXT;',
 ];
 
 /** The open state: one SQLite database and the generation counter every write transaction bumps. */

@@ -3,6 +3,9 @@ import type { ProviderFixtures } from '@libos/provider-conformance';
 import { locatePath, prefixesOf } from '../src/locate-path.js';
 import { overlayContexts } from '../src/open-overlay.js';
 
+/** The mode a file the agent made gets when it lands on the lower. */
+const NEW_FILE_MODE = 0o644;
+
 /**
  * Fixtures for an overlay provider: they act on the lower, as a person's edits would, after taking
  * out of the overlay whatever would hide that path (the kit's raw writes must show through), and
@@ -56,6 +59,24 @@ export function overlayFixtures(provider: FileSystemProviderV1, lower: ProviderF
       if (location.at === 'covered' || location.row.kind !== 'file') return null;
       return new Uint8Array(context.rows.get(location.row.path)?.content ?? Buffer.alloc(0));
     },
+    // A row's mode is the lower file it names (docs/overlay.md, "Modes"): its own, a copy's
+    // source, or a new file's default.
+    ...(lower.modes === undefined
+      ? {}
+      : {
+          modes: {
+            get: async (path: string) => {
+              const location = view(path);
+              const modes = lower.modes as NonNullable<ProviderFixtures['modes']>;
+              if (location.at === 'lower') return modes.get(path);
+              if (location.at === 'covered' || location.row.kind !== 'file') throw new Error(`no file at ${path} in the agent's view`);
+              const { row } = location;
+              const modeOf = row.mode_of ?? (row.base_kind === 'file' ? row.path : '');
+              return modeOf === '' ? NEW_FILE_MODE : modes.get(modeOf);
+            },
+            set: (lower.modes as NonNullable<ProviderFixtures['modes']>).set,
+          },
+        }),
     kindOf: async (path) => {
       const location = view(path);
       if (location.at === 'lower') return lower.kindOf(path);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLocalProvider } from '@libos/provider-local';
@@ -24,6 +25,7 @@ function seededSandbox(): Sandbox {
   put('old/one.txt', 'one\n');
   put('old/deep/two.txt', 'two\n');
   put('run.sh', '#!/bin/sh\necho hi\n');
+  put('log.txt', 'line 1\n');
   chmodSync(join(sandbox.root, 'run.sh'), 0o755);
   put('.git/config', '[core]\n');
   symlinkSync(join(sandbox.outside, 'secret.txt'), join(sandbox.root, 'link'));
@@ -48,9 +50,11 @@ const session: ReadonlyArray<[string, Record<string, unknown>]> = [
   ['delete_directory', { path: 'old', recursive: true }],
   ['create_object_from_file', { name: 'alpha', path: 'a.txt' }],
   ['write_object_to_file', { name: 'alpha', path: 'from-object.txt' }],
-  // The overlay has no appendFile or copyFile yet: these fail with provider_failure, effect none.
-  ['copy_file', { from: 'a.txt', to: 'copied.txt' }],
-  ['append_text_file', { path: 'a.txt', content: 'more\n' }],
+  ['copy_file', { from: 'a.txt', to: 'copies/a.txt' }],
+  ['copy_file', { from: 'log.txt', to: 'log-copy.txt' }],
+  ['append_text_file', { path: 'log.txt', content: 'line 2\n' }],
+  ['append_text_file', { path: 'log.txt', content: 'line 3\n', expected_size_bytes: 14 }],
+  ['append_text_file', { path: 'new/log.txt', content: 'first\n', create: true }],
   ['find_files', { path: '.', glob: '**/*.txt' }],
   ['read_directory', { path: 'old', limit: 5 }],
 ];
@@ -74,10 +78,6 @@ describe('every tool through process.call on an overlay', () => {
         expect(result.ok).toBe(false);
         continue;
       }
-      if (tool === 'copy_file' || tool === 'append_text_file') {
-        expect({ tool, result }).toMatchObject({ tool, result: { ok: false, error: { code: 'provider_failure', effect: 'none' } } });
-        continue;
-      }
       expect({ tool, result }).toMatchObject({ tool, result: { ok: true } });
       if (
         ![
@@ -95,6 +95,17 @@ describe('every tool through process.call on an overlay', () => {
     // The agent sees its own work...
     const read = await agent.call('read_text_file', { path: 'src/main.ts' });
     expect(read.ok && read.result.content).toBe('export const answer = 42;\n');
+    const log = await agent.call('read_text_file', { path: 'log.txt' });
+    expect(log.ok && log.result.content).toBe('line 1\nline 2\nline 3\n');
+    const copied = await agent.call('read_text_file', { path: 'copies/a.txt' });
+    expect(copied.ok && copied.result.content).toBe('alpha\nBETA\ngamma\n');
+    // A stale size guard is refused and changes nothing; a copy onto a file needs overwrite.
+    const stale = await agent.call('append_text_file', { path: 'log.txt', content: 'x', expected_size_bytes: 7 });
+    expect(!stale.ok && stale.error.code).toBe('content_conflict');
+    const taken = await agent.call('copy_file', { from: 'a.txt', to: 'log.txt' });
+    expect(!taken.ok && taken.error.code).toBe('already_exists');
+    expect((await agent.call('copy_file', { from: '.git/config', to: 'stolen.txt' })).ok).toBe(false);
+    expect((await agent.call('copy_file', { from: 'link', to: 'stolen.txt' })).ok).toBe(false);
     expect((await agent.call('read_text_file', { path: '.git/config' })).ok).toBe(false);
     const link = await agent.call('read_text_file', { path: 'link' });
     expect(!link.ok && link.error.code).toBe('symlink_refused');
@@ -106,7 +117,11 @@ describe('every tool through process.call on an overlay', () => {
       'a.txt': 'modified',
       'docs/guide.md': 'deleted',
       'docs/moved.md': 'added',
+      'copies/a.txt': 'added',
       'from-object.txt': 'added',
+      'log-copy.txt': 'added',
+      'log.txt': 'modified',
+      'new/log.txt': 'added',
       made: 'added',
       'made/sub': 'added',
       new: 'added',
@@ -116,6 +131,13 @@ describe('every tool through process.call on an overlay', () => {
       'src/main.ts': 'modified',
     });
     expect(changes.find((change) => change.path === 'old')).toMatchObject({ kind: 'directory', files_within: 2, current: null });
+    // The appended file's base is the lower file as it was; the copy is the source's bytes.
+    const identity = (text: string) => ({ sha256: createHash('sha256').update(text).digest('hex'), size_bytes: Buffer.byteLength(text) });
+    expect(changes.find((change) => change.path === 'log.txt')).toMatchObject({
+      base: identity('line 1\n'),
+      current: identity('line 1\nline 2\nline 3\n'),
+    });
+    expect(changes.find((change) => change.path === 'log-copy.txt')).toMatchObject({ base: null, current: identity('line 1\n') });
     expect(totals.added + totals.modified + totals.deleted + totals.replaced).toBe(changes.length);
     const { calls } = await overlay.history();
     expect(calls.map((call) => call.tool)).toEqual(mutating);
@@ -124,6 +146,9 @@ describe('every tool through process.call on an overlay', () => {
     expect(applied.conflicts).toEqual([]);
     expect(readFileSync(join(sandbox.root, 'src/main.ts'), 'utf8')).toBe('export const answer = 42;\n');
     expect(readFileSync(join(sandbox.root, 'docs/moved.md'), 'utf8')).toBe('# Guide\n');
+    expect(readFileSync(join(sandbox.root, 'log.txt'), 'utf8')).toBe('line 1\nline 2\nline 3\n');
+    expect(readFileSync(join(sandbox.root, 'log-copy.txt'), 'utf8')).toBe('line 1\n');
+    expect(readFileSync(join(sandbox.root, 'copies/a.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
     expect(() => readFileSync(join(sandbox.root, 'old/deep/two.txt'))).toThrow();
     expect((await import('node:fs')).statSync(join(sandbox.root, 'run.sh')).mode & 0o777).toBe(0o755);
     expect((await overlay.changes()).changes).toEqual([]);
