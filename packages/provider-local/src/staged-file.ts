@@ -47,7 +47,6 @@ export class StagedFile {
    * another file, so its size never has to fit in memory); `fill` returns the bytes it wrote.
    */
   static beginWith(context: OperationContext, mode: number | null, path: WorkspacePath, fill: (fd: number) => number): StagedFile {
-    context.staging.ready();
     // Created with the wanted mode, so the umask is the only reason for a chmod: the staging
     // directory is owner-only, so no mode of a temporary is ever within another user's reach.
     const { fd, stagingFd, name } = createTemporary(context, path, mode ?? 0o666);
