@@ -88,11 +88,10 @@ export async function hold(place: LockPlace, name: string, timeoutMs = 10_000, b
     const lock = tryTake(place, name);
     if (lock !== null) return lock;
     const holder = holderOf(place, name);
-    // Released between the two calls: try again at once.
-    if (holder === null) continue;
-    if (await place.isGone(holder)) {
-      if (await reap(place, name, holder)) continue;
-    }
+    // Released between the two calls: try again at once, though never in a loop that holds the
+    // event loop (a holder in this process releases from another task).
+    if (holder === null && attempt % 8 !== 7) continue;
+    if (holder !== null && (await place.isGone(holder)) && (await reap(place, name, holder))) continue;
     if (Date.now() > deadline) {
       throw new LibosError('changed_during_operation', 'Another libOS runtime kept the file locked; nothing was changed.', {
         effect: 'none',

@@ -30,11 +30,12 @@ export async function lockName(
 ): Promise<HostLock> {
   const { dev, ino } = typeof directory === 'number' ? fstatSync(directory) : directory;
   const key = `${LOCK_PREFIX}${hash('sha256', `${dev}:${ino}:${name}`, 'hex').slice(0, 40)}`;
+  const place = staging.lockPlace();
   try {
-    return await hold(staging.lockPlace(), key, undefined, beforeWait);
+    return await hold(place, key, undefined, beforeWait);
   } catch (error) {
     // A host process removed the staging directory: make it again, once.
     if (!(LibosError.is(error) && error.details?.host_code === 'ENOENT')) throw error;
-    return hold(staging.lockPlace(true), key, undefined, beforeWait);
+    return hold(staging.lockPlace(place), key, undefined, beforeWait);
   }
 }

@@ -38,6 +38,7 @@ export class StagingArea {
   private registration: WriterRegistration | null = null;
   private place: LockPlace | undefined;
   private readonly sweeping: Promise<void>;
+  private readonly retired: number[] = [];
   // Gone is forever (ids are never reused); alive is believed for a moment, then probed again.
   private readonly gone = new Set<string>();
   private readonly aliveUntil = new Map<string, number>();
@@ -54,10 +55,12 @@ export class StagingArea {
 
   /**
    * The staging directory's handle, made on first use, with this writer registered in it (no
-   * temporary and no lock is made before); `refresh` reopens both after a host removed it.
+   * temporary and no lock is made before). `failed` is a handle that met the directory removed by
+   * a host: if it is still the current one, the directory is made, opened and registered in anew
+   * (a call that already did so for another is not undone).
    */
-  fd(refresh = false): number {
-    if (refresh && this.held !== undefined) this.drop();
+  fd(failed?: number): number {
+    if (failed !== undefined && failed === this.held) this.retire();
     if (this.held === undefined) {
       const fd = this.open();
       const at = (name: string): string => this.paths.named(fd, name);
@@ -76,9 +79,10 @@ export class StagingArea {
     return this.held;
   }
 
-  /** Where this provider's name locks live: its staging directory, made and registered in on first use. */
-  lockPlace(refresh = false): LockPlace {
-    this.fd(refresh);
+  /** Where this provider's name locks live: its staging directory, made and registered in on first use; `failed` as for `fd`. */
+  lockPlace(failed?: LockPlace): LockPlace {
+    if (failed !== undefined && failed === this.place) this.retire();
+    this.fd();
     return this.place!;
   }
 
@@ -104,11 +108,20 @@ export class StagingArea {
   }
 
   private drop(): void {
+    this.retire();
+    for (const fd of this.retired.splice(0)) closeSync(fd);
+  }
+
+  // The handle of a removed directory stays open until close (a few at most): a lock taken through
+  // it is released through it, and its fd number must not come to name the new directory, where
+  // that release would remove a lock someone else holds.
+  private retire(): void {
     this.registration?.release();
     this.registration = null;
     this.place = undefined;
-    if (this.held !== undefined) closeSync(this.held);
+    if (this.held !== undefined) this.retired.push(this.held);
     this.held = undefined;
+    if (this.retired.length > MAX_RETIRED) closeSync(this.retired.shift()!);
   }
 
   private async isGone(at: (name: string) => string, id: string): Promise<boolean> {
@@ -199,6 +212,7 @@ const temporaryName = /^([0-9a-f]{16})\./;
 /** How every lock's name begins (see `name-lock.ts`). */
 export const LOCK_PREFIX = 'lock-';
 const ALIVE_FOR_MS = 50;
+const MAX_RETIRED = 8;
 
 // A temporary or a socket; anything else there (a directory) is not ours to remove.
 function removeEntry(hostPath: string): void {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { hash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
@@ -218,4 +218,44 @@ describe('many processes racing to reap one stale lock', () => {
       expect(readdirSync(at(STAGING))).toEqual([]);
     }, 240_000);
   }
+});
+
+describe('the staging directory removed on the host mid-session', () => {
+  it('each provider makes it again and registers anew: two providers doing guarded increments lose no update', async () => {
+    const { root, at } = sandbox();
+    writeFileSync(at('n'), '0');
+    const providers = [createLocalProvider({ root }), createLocalProvider({ root })];
+    const increment = async (index: number): Promise<number> => {
+      const provider = providers[index % 2]!;
+      for (;;) {
+        const { bytes: read } = await provider.readFile(p('n'), { maxBytes: 64 });
+        const sha = hash('sha256', read, 'hex');
+        const next = bytes(String(Number(new TextDecoder().decode(read)) + 1));
+        try {
+          await provider.writeFile(p('n'), next, { overwrite: true, expectedSha256: sha });
+          return 1;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'content_conflict') throw error;
+        }
+      }
+    };
+    try {
+      let done = 0;
+      for (let round = 0; round < 6; round++) {
+        // Removed between rounds, sockets and all: the next lock of either provider finds it gone.
+        rmSync(at(STAGING), { recursive: true, force: true });
+        const results = await Promise.all(Array.from({ length: 10 }, (_, index) => increment(index)));
+        done += results.length;
+        writeFileSync(at('x'), 'x');
+        expect(await providers[round % 2]!.deleteFile(p('x'), { missingOk: false })).toEqual({ deleted: true });
+      }
+      expect(readFileSync(at('n'), 'utf8')).toBe(String(done));
+      // Both registered again in the new directory, and nothing else is left there.
+      expect(readdirSync(at(STAGING)).filter((name) => name.startsWith('writer-'))).toHaveLength(2);
+      expect(stagedEntries(at(STAGING))).toEqual([]);
+    } finally {
+      for (const provider of providers) await provider.close();
+    }
+    expect(readdirSync(at(STAGING))).toEqual([]);
+  }, 120_000);
 });
