@@ -21,7 +21,7 @@ const MAX_ROUNDS = 3;
 
 /**
  * Appends to one regular single-link file inside its pinned parent, costing the appended bytes
- * only. Under the host-wide name lock every libOS writer of the name takes (a replace, a delete, a
+ * only. Under the name lock every libOS writer of the name takes (a replace, a delete, a
  * rename, another append), the leaf is probed without following links, checked like a read,
  * reopened through its magic link with O_APPEND, and its size is read from that very fd: the size
  * `expectedSizeBytes` is compared with is the size the bytes land after. The bytes are fsynced
@@ -69,7 +69,7 @@ async function appendLocked(
 ): Promise<FileAppend | null> {
   const name = baseName(path);
   const identity = directory.fd === context.root.fd ? context.root : directory.fd;
-  const lock = await lockName(identity, name, () => checkSignal(context.signal, path));
+  const lock = await lockName(context.staging, identity, name, () => checkSignal(context.signal, path));
   try {
     const probe = probeEntry(context, directory.fd, name, path);
     if (probe === null) return await createWhole(context, directory, path, bytes, options, effect);

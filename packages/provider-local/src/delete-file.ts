@@ -21,7 +21,7 @@ export async function deleteFile(context: OperationContext, path: WorkspacePath,
   const directory = walkParent(context, segments, options.missingOk);
   if (directory === null) return { deleted: false };
   // Locked like a write's rename, so a delete never lands between a guarded write's check and its rename.
-  const lock = await lockName(directory.fd, baseName(path), () => checkSignal(context.signal, path)).catch((error: unknown) => {
+  const lock = await lockName(context.staging, directory.fd, baseName(path), () => checkSignal(context.signal, path)).catch((error: unknown) => {
     directory.release();
     throw error;
   });

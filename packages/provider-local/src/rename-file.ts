@@ -12,7 +12,7 @@ import { walk, walkParent } from './walk.js';
 
 /**
  * Moves one regular single-link file between two pinned directories. Both names are locked
- * against every libOS runtime on the host from the last check to the move. `overwrite: false` is
+ * against every libOS runtime on this root from the last check to the move. `overwrite: false` is
  * decided by link(), which fails on anything at `to` (even a dangling link) atomically against
  * every process, and the old name is unlinked only once the new one holds the very inode checked.
  */
@@ -38,7 +38,7 @@ export async function renameFile(
       );
       const locks = [];
       try {
-        for (const { fd, name } of names) locks.push(await lockName(fd, name));
+        for (const { fd, name } of names) locks.push(await lockName(context.staging, fd, name));
         const fromHost = context.paths.named(source.fd, baseName(from));
         const toHost = context.paths.named(target.fd, baseName(to));
         requireSame(fromHost, checked, from);

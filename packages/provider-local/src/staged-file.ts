@@ -47,7 +47,6 @@ export class StagedFile {
    * another file, so its size never has to fit in memory); `fill` returns the bytes it wrote.
    */
   static beginWith(context: OperationContext, mode: number | null, path: WorkspacePath, fill: (fd: number) => number): StagedFile {
-    context.staging.ready();
     // Created with the wanted mode, so the umask is the only reason for a chmod: the staging
     // directory is owner-only, so no mode of a temporary is ever within another user's reach.
     const { fd, stagingFd, name } = createTemporary(context, path, mode ?? 0o666);
@@ -152,14 +151,18 @@ export class StagedFile {
 }
 
 function createTemporary(context: OperationContext, path: WorkspacePath, mode: number): { fd: number; stagingFd: number; name: string } {
+  let failed: number | undefined;
   for (let attempt = 0; ; attempt++) {
-    const stagingFd = context.staging.fd(attempt > 0);
+    const stagingFd = context.staging.fd(failed);
     const name = context.staging.nextName();
     try {
       return { fd: openSync(context.paths.named(stagingFd, name), CREATE_EXCLUSIVE, mode), stagingFd, name };
     } catch (error) {
       // A host process removed the staging directory: make it again, once.
-      if (hostCode(error) === 'ENOENT' && attempt === 0) continue;
+      if (hostCode(error) === 'ENOENT' && attempt === 0) {
+        failed = stagingFd;
+        continue;
+      }
       throw mapNodeError(error, path);
     }
   }

@@ -4,11 +4,13 @@ import { LibosError, ROOT_PATH } from '@libos/core';
 import type { CallGate } from '@libos/core';
 import type { FdPaths } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
-import { tryHold } from './host-lock.js';
-import type { HostLock } from './host-lock.js';
+import { holderOf, isWriterId, reap } from './host-lock.js';
+import type { LockPlace } from './host-lock.js';
 import { hostCode } from './map-node-error.js';
 import type { PinnedRoot } from './pinned-root.js';
 import { STAGING_NAME } from './reserved-names.js';
+import { WRITER_SOCKET, probeGone, registerWriter, writerSocketName } from './writer-registry.js';
+import type { WriterRegistration } from './writer-registry.js';
 import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
 
 /**
@@ -18,10 +20,12 @@ import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
  * progress ever sits in a directory the tools can list. Being under the root, it is on the root's
  * mount, and no mount inside the workspace is ever entered, so a rename from it never crosses one.
  *
- * Each provider is one writer: it holds the host-wide name `libos-writer-<id>` for its lifetime,
- * and its temporaries are named `<id>.<n>.<random>`. At start it sweeps the temporaries of every
- * writer whose name nobody holds any more (the kernel let go when that process died), and leaves
- * those of live writers alone.
+ * Each provider is one writer: once it has made or opened the directory it registers there for its
+ * lifetime by listening on `writer-<id>.sock` (see `writer-registry.ts`), and its temporaries are
+ * named `<id>.<n>.<random>`. The directory also holds the name locks (`lock-<key>`, see
+ * `host-lock.ts`), which name their holder's id. At start a provider sweeps the temporaries, the
+ * sockets and the locks of every writer provably gone (a connect to its socket is refused), and
+ * leaves those of live writers alone, whatever their network namespace.
  */
 export class StagingArea {
   /** This provider's writer id: the prefix of its temporaries' names. */
@@ -31,35 +35,55 @@ export class StagingArea {
   // Random bytes for names, drawn 256 at a time: one call into the CSPRNG per 64 temporaries.
   private entropy = Buffer.alloc(0);
   private drawn = 0;
-  private readonly registration: HostLock | null;
+  private registration: WriterRegistration | null = null;
+  private place: LockPlace | undefined;
   private readonly sweeping: Promise<void>;
+  private readonly retired: number[] = [];
+  // Gone is forever (ids are never reused); alive is believed for a moment, then probed again.
+  private readonly gone = new Set<string>();
+  private readonly aliveUntil = new Map<string, number>();
 
   constructor(
     private readonly root: PinnedRoot,
     private readonly paths: FdPaths,
     gate: CallGate,
   ) {
-    this.registration = tryHold(writerLockName(this.writerId));
     // The sweep is a call in flight of its own, so closing waits for it.
     const leave = gate.enter(ROOT_PATH);
     this.sweeping = this.sweep().finally(leave);
   }
 
-  /** Fails unless this writer's name is held; no temporary is made without it. */
-  ready(): void {
-    if (this.registration === null) {
-      throw new LibosError('provider_failure', 'The provider could not take its writer name.', { effect: 'none' });
+  /**
+   * The staging directory's handle, made on first use, with this writer registered in it (no
+   * temporary and no lock is made before). `failed` is a handle that met the directory removed by
+   * a host: if it is still the current one, the directory is made, opened and registered in anew
+   * (a call that already did so for another is not undone).
+   */
+  fd(failed?: number): number {
+    if (failed !== undefined && failed === this.held) this.retire();
+    if (this.held === undefined) {
+      const fd = this.open();
+      const at = (name: string): string => this.paths.named(fd, name);
+      const registration = registerWriter(at, this.writerId);
+      if (registration === null) {
+        closeSync(fd);
+        throw new LibosError('provider_failure', 'The provider could not register its writer socket in the staging directory.', {
+          effect: 'none',
+          details: { path: STAGING_NAME },
+        });
+      }
+      this.held = fd;
+      this.registration = registration;
+      this.place = { at, selfId: this.writerId, isGone: (id) => this.isGone(at, id) };
     }
+    return this.held;
   }
 
-  /** The staging directory's handle, made on first use; `refresh` reopens it after a host removed it. */
-  fd(refresh = false): number {
-    if (refresh && this.held !== undefined) {
-      closeSync(this.held);
-      this.held = undefined;
-    }
-    this.held ??= this.open();
-    return this.held;
+  /** Where this provider's name locks live: its staging directory, made and registered in on first use; `failed` as for `fd`. */
+  lockPlace(failed?: LockPlace): LockPlace {
+    if (failed !== undefined && failed === this.place) this.retire();
+    this.fd();
+    return this.place!;
   }
 
   /** The held handle, or undefined when no write has needed the staging directory yet. */
@@ -80,9 +104,40 @@ export class StagingArea {
   /** Waits for the start-up sweep, gives up the writer name and closes the handle; the provider is closing. */
   async close(): Promise<void> {
     await this.sweeping;
+    this.drop();
+  }
+
+  private drop(): void {
+    this.retire();
+    for (const fd of this.retired.splice(0)) closeSync(fd);
+  }
+
+  // The handle of a removed directory stays open until close (a few at most): a lock taken through
+  // it is released through it, and its fd number must not come to name the new directory, where
+  // that release would remove a lock someone else holds.
+  private retire(): void {
     this.registration?.release();
-    if (this.held !== undefined) closeSync(this.held);
+    this.registration = null;
+    this.place = undefined;
+    if (this.held !== undefined) this.retired.push(this.held);
     this.held = undefined;
+    if (this.retired.length > MAX_RETIRED) closeSync(this.retired.shift()!);
+  }
+
+  private async isGone(at: (name: string) => string, id: string): Promise<boolean> {
+    if (id === this.writerId) return false;
+    if (!isWriterId(id) || this.gone.has(id)) return true;
+    const now = Date.now();
+    if ((this.aliveUntil.get(id) ?? 0) > now) return false;
+    const gone = await probeGone(at(writerSocketName(id)));
+    // Bounded: a long-lived provider meets only as many writers as ran beside it.
+    if (this.gone.size + this.aliveUntil.size > 4096) {
+      this.gone.clear();
+      this.aliveUntil.clear();
+    }
+    if (gone) this.gone.add(id);
+    else this.aliveUntil.set(id, now + ALIVE_FOR_MS);
+    return gone;
   }
 
   // Best effort: a temporary it cannot remove stays unreachable, and the next start tries again.
@@ -94,21 +149,26 @@ export class StagingArea {
       return;
     }
     try {
-      const dead = new Map<string, boolean>();
+      const at = (name: string): string => this.paths.named(fd, name);
+      const probe = (id: string): Promise<boolean> => this.isGone(at, id);
       let seen = 0;
       const directory = opendirSync(this.paths.of(fd));
       try {
         for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) {
-          const writer = temporaryName.exec(entry.name)?.[1];
-          if (writer === undefined || writer === this.writerId) continue;
-          let isDead = dead.get(writer);
-          if (isDead === undefined) {
-            const probe = tryHold(writerLockName(writer));
-            probe?.release();
-            isDead = probe !== null;
-            dead.set(writer, isDead);
+          const name = entry.name;
+          const writer = temporaryName.exec(name)?.[1];
+          const socket = WRITER_SOCKET.exec(name)?.[1];
+          if (writer !== undefined) {
+            if (writer !== this.writerId && (await probe(writer))) removeEntry(at(name));
+          } else if (socket !== undefined) {
+            // Probed by itself: a `bind-` name refuses until it listens, and its writer then binds again.
+            if (socket !== this.writerId && (await probeGone(at(name)))) removeEntry(at(name));
+          } else if (name.startsWith(LOCK_PREFIX)) {
+            // A lock or reap lock left by a gone holder is reaped as any contender would, and like
+            // one only once registered: a reap lock naming an unregistered id looks gone to others.
+            const holder = holderOf({ at }, name);
+            if (holder !== null && (await probe(holder))) await reap(this.lockPlace(), name, holder);
           }
-          if (isDead) removeFile(this.paths.named(fd, entry.name));
           if (++seen % ENTRIES_PER_SLICE === 0) await yieldNow();
         }
       } finally {
@@ -149,14 +209,16 @@ export class StagingArea {
 }
 
 const temporaryName = /^([0-9a-f]{16})\./;
+/** How every lock's name begins (see `name-lock.ts`). */
+export const LOCK_PREFIX = 'lock-';
+const ALIVE_FOR_MS = 50;
+const MAX_RETIRED = 8;
 
-function writerLockName(writerId: string): string {
-  return `libos-writer-${writerId}`;
-}
-
-function removeFile(hostPath: string): void {
+// A temporary or a socket; anything else there (a directory) is not ours to remove.
+function removeEntry(hostPath: string): void {
   try {
-    if (lstatSync(hostPath).isFile()) unlinkSync(hostPath);
+    const status = lstatSync(hostPath);
+    if (status.isFile() || status.isSocket()) unlinkSync(hostPath);
   } catch {
     // Already gone, or refused by the host: left for a later sweep.
   }

@@ -157,7 +157,7 @@ async function replaceLocked(
   const name = baseName(path);
   const target = context.paths.named(directory.fd, name);
   const identity = directory.fd === context.root.fd ? context.root : directory.fd;
-  const lock = await lockName(identity, name, () => checkSignal(context.signal, path));
+  const lock = await lockName(context.staging, identity, name, () => checkSignal(context.signal, path));
   try {
     stepped(context, directory.path, 'effect');
     const expected = options.expectedSha256;

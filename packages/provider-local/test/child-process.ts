@@ -11,9 +11,22 @@ export interface RunningChild {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** How a child is started: as another user, or under a command that runs it (`unshare --net`). */
+export interface ChildOptions {
+  readonly uid?: number;
+  readonly gid?: number;
+  readonly wrapper?: readonly string[];
+}
+
 /** Starts `node file ...args` with stdin piped, so the child can be sent lines and end-of-input. */
-export function startChild(file: string, args: readonly string[]): RunningChild {
-  const child = spawn(process.execPath, [file, ...args], { stdio: ['pipe', 'pipe', 'inherit'], cwd: '/' });
+export function startChild(file: string, args: readonly string[], options: ChildOptions = {}): RunningChild {
+  const [command = process.execPath, ...prefix] = options.wrapper === undefined ? [] : [...options.wrapper, process.execPath];
+  const child = spawn(command, [...prefix, file, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    cwd: '/',
+    ...(options.uid === undefined ? {} : { uid: options.uid }),
+    ...(options.gid === undefined ? {} : { gid: options.gid }),
+  });
   const lines: string[] = [];
   const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
   let buffered = '';

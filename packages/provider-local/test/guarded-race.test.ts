@@ -5,7 +5,7 @@ import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { createRuntime } from '@libos/tools';
 import { expectFailure } from './expect-error.js';
-import { STAGING, createLocalTestbed, trackTestbeds } from './local-testbed.js';
+import { STAGING, createLocalTestbed, stagedEntries, trackTestbeds } from './local-testbed.js';
 
 // A guarded replace that loses the race between its hash check and its rename. Under the name lock
 // no libOS runtime can land there, but a writer that does not take it can: a host process (an
@@ -76,7 +76,7 @@ describe('a guarded replace that loses a race after its check', () => {
       } else {
         expect(readFileSync(sandbox.at('f.txt'), 'utf8')).toBe(after);
       }
-      expect(readdirSync(sandbox.at(STAGING))).toEqual([]);
+      expect(stagedEntries(sandbox.at(STAGING))).toEqual([]);
     });
   }
 
@@ -90,6 +90,6 @@ describe('a guarded replace that loses a race after its check', () => {
     const outcome = await agent.call('edit_text_file', { path: 'f.txt', edits: [{ old_text: 'a=1', new_text: 'a=9' }] });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'content_conflict', effect: 'none' } });
     expect(readFileSync(sandbox.at('f.txt'), 'utf8')).toBe('a=1\nb=2\n');
-    expect(readdirSync(sandbox.at(STAGING))).toEqual([]);
+    expect(stagedEntries(sandbox.at(STAGING))).toEqual([]);
   });
 });

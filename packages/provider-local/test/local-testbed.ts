@@ -166,12 +166,30 @@ export function trackTestbeds(): <Bed extends { sandbox: Sandbox; provider: File
 export const STAGING = '.libos-staging';
 
 /**
+ * What a staging directory holds besides the sockets of its registered writers (a provider that is
+ * open keeps one there): temporaries and locks, which a finished call never leaves behind.
+ */
+export function stagedEntries(staging: string): string[] {
+  return readdirSync(staging)
+    .filter((name) => !/^writer-[0-9a-f]{16}\.sock$/.test(name))
+    .sort();
+}
+
+/** The temporaries in a staging directory (`<writer id>.<n>.<random>`), sorted. */
+export function stagedTemporaries(staging: string): string[] {
+  return readdirSync(staging)
+    .filter((name) => /^[0-9a-f]{16}\./.test(name))
+    .sort();
+}
+
+/**
  * Names in a host directory as `readdirSync` gives them, leaving out the root's staging directory
- * only while it is empty: a temporary left behind still shows, as the directory or inside it.
+ * while it holds nothing but writers' sockets: a temporary left behind still shows, as the
+ * directory or inside it.
  */
 export function hostNames(directory: string, options: { recursive?: boolean } = {}): string[] {
-  const names = readdirSync(directory, { recursive: options.recursive ?? false, encoding: 'utf8' });
   const staging = join(directory, STAGING);
-  const emptyStaging = lstatQuietly(staging)?.isDirectory() === true && readdirSync(staging).length === 0;
-  return names.filter((name) => !(emptyStaging && name === STAGING)).sort();
+  const emptyStaging = lstatQuietly(staging)?.isDirectory() === true && stagedEntries(staging).length === 0;
+  const names = readdirSync(directory, { recursive: options.recursive ?? false, encoding: 'utf8' });
+  return names.filter((name) => !(emptyStaging && (name === STAGING || name.startsWith(`${STAGING}/`)))).sort();
 }

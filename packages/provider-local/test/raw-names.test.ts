@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { expectFailure } from './expect-error.js';
-import { STAGING, createLocalTestbed, trackTestbeds } from './local-testbed.js';
+import { STAGING, createLocalTestbed, stagedEntries, trackTestbeds } from './local-testbed.js';
 
 // Names on disk that are not UTF-8 are shown with U+FFFD; that text must never reach the raw-byte
 // entry, whatever the call, and a recursive delete must still remove raw-byte entries by their bytes.
@@ -25,7 +25,7 @@ function bed() {
 // The root's staging directory is left out while empty, so a leftover temporary still shows.
 const rawNames = (directory: string) => {
   const names = readdirSync(directory, { encoding: 'buffer' }).map((name) => name.toString('hex'));
-  const emptyStaging = names.includes(Buffer.from(STAGING).toString('hex')) && readdirSync(`${directory}/${STAGING}`).length === 0;
+  const emptyStaging = names.includes(Buffer.from(STAGING).toString('hex')) && stagedEntries(`${directory}/${STAGING}`).length === 0;
   return names.filter((name) => !(emptyStaging && name === Buffer.from(STAGING).toString('hex'))).sort();
 };
 

@@ -5,7 +5,7 @@ import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { createRuntime } from '@libos/tools';
 import { expectFailure } from './expect-error.js';
-import { STAGING, createLocalTestbed, trackTestbeds } from './local-testbed.js';
+import { STAGING, createLocalTestbed, stagedEntries, stagedTemporaries, trackTestbeds } from './local-testbed.js';
 
 // A write's temporary lives in the staging directory at the root; no tool may see, read, write,
 // import or delete it, whatever name it is guessed by.
@@ -45,7 +45,7 @@ describe('the staging directory and every temporary in it are unreachable', () =
     await provider.writeFile(p('a/b.txt'), bytes('y'), { overwrite: true });
     const { statSync } = await import('node:fs');
     expect((statSync(sandbox.at(STAGING)).mode & 0o777).toString(8)).toBe('700');
-    expect(readdirSync(sandbox.at(STAGING))).toEqual([]);
+    expect(stagedEntries(sandbox.at(STAGING))).toEqual([]);
   });
 });
 
@@ -132,7 +132,7 @@ describe('a temporary tampered with on the host is never put in place', () => {
             afterResolveStep: (step) => {
               if (step.stage !== 'effect' || !pending) return;
               pending = false;
-              const [name = ''] = readdirSync(sandbox.at(STAGING));
+              const [name = ''] = stagedTemporaries(sandbox.at(STAGING));
               tamper(sandbox.at(`${STAGING}/${name}`), sandbox);
             },
           }),
