@@ -12,7 +12,7 @@ interface Seen {
 
 // Handles over memfs's path calls, with or without a batch read, recording what the walk asks for.
 // `refuse` names files whose batch slot (or single read) holds that error instead of the bytes.
-function withHandles(provider: FileSystemProviderV1, options: { batch: boolean; refuse?: Record<string, LibosError> }) {
+function withHandles(provider: FileSystemProviderV1, options: { batch: boolean; refuse?: Record<string, LibosError>; refuseBatches?: LibosError }) {
   const seen: Seen = { opened: [], singleReads: [], batches: [] };
   const refusalOf = (path: WorkspacePath) => options.refuse?.[path];
   const handle = (path: WorkspacePath): DirectoryHandle => {
@@ -35,6 +35,7 @@ function withHandles(provider: FileSystemProviderV1, options: { batch: boolean; 
         ? {
             async readFiles(names: readonly string[], readOptions: { maxBytes: number }) {
               seen.batches.push(names.map((name) => childPath(path, name)));
+              if (options.refuseBatches !== undefined) throw options.refuseBatches;
               const answers: (FileRead | LibosError)[] = [];
               for (const name of names) answers.push(await readOne(name, readOptions.maxBytes).catch((error: LibosError) => error));
               return answers;
@@ -48,10 +49,20 @@ function withHandles(provider: FileSystemProviderV1, options: { batch: boolean; 
   return { wrapped, seen };
 }
 
-async function searchWith(batch: boolean, files: Record<string, string>, args: Record<string, unknown>, refuse?: Record<string, LibosError>) {
+async function searchWith(
+  batch: boolean,
+  files: Record<string, string>,
+  args: Record<string, unknown>,
+  refuse?: Record<string, LibosError>,
+  refuseBatches?: LibosError,
+) {
   const { provider, fixtures } = createMemfsTestbed();
   for (const [path, content] of Object.entries(files)) await fixtures.writeFile(path, content);
-  const { wrapped, seen } = withHandles(provider, { batch, ...(refuse === undefined ? {} : { refuse }) });
+  const { wrapped, seen } = withHandles(provider, {
+    batch,
+    ...(refuse === undefined ? {} : { refuse }),
+    ...(refuseBatches === undefined ? {} : { refuseBatches }),
+  });
   const runtime = await createRuntime({ provider: wrapped });
   const outcome = await runtime.spawn().call('search_files', { path: '.', query: 'token', ...args });
   await runtime.close();
@@ -96,6 +107,10 @@ describe('search_files through directory handles', () => {
     expect(link.outcome).toMatchObject({ ok: true, result: { count: 3, files_searched: 5 } });
     const broken = await searchWith(true, TREE, {}, { 'e.txt': new LibosError('provider_failure', 'the disk is gone', { effect: 'none' }) });
     expect(broken.outcome).toMatchObject({ ok: false, error: { code: 'provider_failure' } });
+    // A whole batch refused as a vanished entry passes its first file by, as that file's read would, and the walk goes on.
+    const vanished = await searchWith(true, { 'a.txt': 'token', 'b.txt': 'token' }, {}, undefined, providerErrors.notFound('a.txt' as WorkspacePath));
+    expect(vanished.outcome).toMatchObject({ ok: true, result: { count: 0, files_searched: 0, stopped: null } });
+    expect(vanished.seen.batches).toEqual([['a.txt', 'b.txt'], ['b.txt']]);
   });
 
   it('never asks a batch for more files than max_files leaves, nor more bytes than its bound', async () => {

@@ -136,12 +136,13 @@ export async function walkSearchTree(
         if (entry.kind === 'directory') break;
         if (offered(entry)) wanted.push(next);
       }
-      const reads = await clock.race(
-        directory.readFiles(
-          wanted.map((at) => entries[at]!.name),
-          { maxBytes, signal: clock.signal },
-        ),
-      );
+      const names = wanted.map((at) => entries[at]!.name);
+      // A whole batch refused the way one read can be (a provider that says so for all) passes this file by, as its own read would.
+      const reads = await passBy(() => clock.race(directory.readFiles!(names, { maxBytes, signal: clock.signal })));
+      if (reads === undefined) {
+        frame.ahead = undefined;
+        return undefined;
+      }
       frame.ahead = { maxBytes, answers: new Map(wanted.map((at, slot) => [at, reads[slot]!])) };
       answer = reads[0]!;
     }
