@@ -1,3 +1,4 @@
+import type { LibosError } from './libos-error.js';
 import type { DirectoryListing, FileRead, ListDirectoryOptions, ProviderCallOptions, ReadFileOptions } from './provider.js';
 import type { WorkspacePath } from './workspace-path.js';
 
@@ -21,6 +22,15 @@ export interface DirectoryHandle {
   openDirectory(name: string, options?: ProviderCallOptions): Promise<DirectoryHandle>;
   /** Reads a prefix of the child file `name`, as `readFile(childPath(path, name))` would. */
   readFile(name: string, options: ReadFileOptions): Promise<FileRead>;
+  /**
+   * Optional: reads a prefix of each child file of `names`, in one call, as `readFile` would read
+   * each in turn. Slot `i` of the answer holds the read of `names[i]` or the `LibosError` that
+   * `readFile(names[i])` would have thrown (a link, a hard link, kind `other`, a vanished name, a
+   * host failure on that entry); what is not about one entry (a closed handle, a cancellation)
+   * rejects the whole call. It lets a walk pay one call per directory instead of one per file; a caller without
+   * it calls `readFile` per name. The caller bounds `names.length * maxBytes`.
+   */
+  readFiles?(names: readonly string[], options: ReadFileOptions): Promise<readonly (FileRead | LibosError)[]>;
   /** Releases the handle. */
   close(): void;
 }

@@ -6,6 +6,7 @@ import { cancellationCases } from './cases/cancellation-cases.js';
 import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
 import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
 import { directoryCases } from './cases/directory-cases.js';
+import { directoryBatchReadCases } from './cases/directory-batch-read-cases.js';
 import { directoryHandleCases } from './cases/directory-handle-cases.js';
 import { errorTableCases } from './cases/error-table.js';
 import { gitCases } from './cases/git-cases.js';
@@ -42,6 +43,7 @@ export const conformanceCases: readonly ConformanceCase[] = uniqueCases([
   ...copyCases,
   ...rangeCases,
   ...directoryHandleCases,
+  ...directoryBatchReadCases,
   ...symlinkCases,
   ...hardLinkCases,
   ...specialFileCases,

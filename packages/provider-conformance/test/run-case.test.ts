@@ -130,6 +130,7 @@ describe('conformanceCases', () => {
         'deleting files',
         'errors',
         'exclusive create',
+        'directory batch reads',
         'directory handles',
         'hard links',
         'lifecycle',

@@ -3,6 +3,7 @@ import type { DirectoryHandle, ProviderCallOptions, WorkspacePath } from '@libos
 import { listHeldDirectory } from './list-directory.js';
 import type { OperationContext } from './operation-context.js';
 import { readFileIn } from './read-file.js';
+import { readFilesIn } from './read-files.js';
 import { isReservedName, refuseReserved } from './reserved-names.js';
 import { type HeldDirectory, holdDirectory, openChildDirectory, walk } from './walk.js';
 
@@ -50,6 +51,12 @@ export function createDirectoryHandles(run: RunStep, providerName: string) {
       openDirectory: (name, options) =>
         live(name, options, 'openDirectory')((context, child) => handleOf(holdDirectory(openChildDirectory(context, held.fd, name, child), child))),
       readFile: (name, options) => live(name, options, 'readFile')((context, child) => readFileIn(context, held.fd, name, child, options)),
+      // One gate pass and one borrowed working directory for the whole batch (read-files.ts).
+      readFiles: (names, options) =>
+        run('readFile', path, options, (context) => {
+          if (!open.has(held)) throw providerErrors.closed(path, providerName);
+          return readFilesIn(context, held.fd, path, names, options);
+        }),
       close() {
         if (open.delete(held)) held.release();
       },

@@ -18,9 +18,14 @@ export interface ProbedEntry {
  * every later check reads the very inode held. Null when nothing is there.
  */
 export function probeEntry(context: OperationContext, parentFd: number, name: string, path: WorkspacePath): ProbedEntry | null {
+  return probeHostName(context.paths.named(parentFd, name), path);
+}
+
+/** `probeEntry` of a name as the host resolves it: an fd path, or a name relative to a borrowed working directory. */
+export function probeHostName(hostName: string | Buffer, path: WorkspacePath): ProbedEntry | null {
   let fd: number;
   try {
-    fd = openSync(context.paths.named(parentFd, name), ENTRY_HANDLE);
+    fd = openSync(hostName, ENTRY_HANDLE);
   } catch (error) {
     if (hostCode(error) === 'ENOENT') return null;
     throw mapNodeError(error, path);

@@ -44,7 +44,8 @@ export async function readFileIn(
   }
 }
 
-function readPrefix(context: OperationContext, handle: number, path: WorkspacePath, maxBytes: number): FileRead {
+/** Reads the prefix of the regular file held by the O_PATH fd `handle`, reopened through its magic link. */
+export function readPrefix(context: OperationContext, handle: number, path: WorkspacePath, maxBytes: number): FileRead {
   let fd: number;
   try {
     fd = openSync(context.paths.of(handle), REOPEN_FILE);
@@ -56,12 +57,12 @@ function readPrefix(context: OperationContext, handle: number, path: WorkspacePa
     const status = fstatSync(fd);
     requireSingleFile(status, path);
     const buffer = Buffer.allocUnsafeSlow(Math.min(maxBytes + 1, Math.max(status.size + 1, 1)));
-    let filled = readInto(fd, buffer, 0);
+    let filled = readInto(fd, buffer, 0, status.size);
     // The file may have grown since the fstat: read on until the wanted bytes or end of file.
     if (filled === buffer.length && buffer.length < maxBytes + 1) {
       const larger = Buffer.allocUnsafeSlow(maxBytes + 1);
       buffer.copy(larger, 0, 0, filled);
-      filled = readInto(fd, larger, filled);
+      filled = readInto(fd, larger, filled, Number.POSITIVE_INFINITY);
       return prefix(larger, filled, maxBytes);
     }
     return prefix(buffer, filled, maxBytes);
@@ -72,12 +73,16 @@ function readPrefix(context: OperationContext, handle: number, path: WorkspacePa
   }
 }
 
-function readInto(fd: number, buffer: Buffer, start: number): number {
+// A regular file's read comes back short only at its end: once a short read has reached the size
+// the fstat saw, the file ended there, and the read of 0 bytes that would say so again is saved.
+// A file that grew since the fstat fills the buffer or reads past that size, so the loop goes on.
+function readInto(fd: number, buffer: Buffer, start: number, endSeen: number): number {
   let filled = start;
   while (filled < buffer.length) {
     const count = readSync(fd, buffer, filled, buffer.length - filled, filled);
     if (count === 0) break;
     filled += count;
+    if (filled === endSeen) break;
   }
   return filled;
 }

@@ -56,11 +56,18 @@ const PASSED_BY = ['not_found', 'not_a_directory', 'not_a_file', 'symlink_refuse
 type ParseGitignore = typeof import('./gitignore.js').parseGitignore;
 type IgnoreVerdict = typeof import('./gitignore.js').ignoreVerdict;
 
+/** Bytes (counted at `maxBytes` per file, whatever the listing said) one batch read may hold. */
+const BATCH_BYTES = 4_194_304;
+/** Files one batch read asks for at most. */
+const BATCH_FILES = 64;
+
 interface Frame {
   readonly directory: DirectoryHandle;
   readonly entries: readonly DirectoryEntry[];
   next: number;
   readonly ignore: IgnoreFile | undefined;
+  /** Reads done ahead by one `readFiles` call, by entry index, for files this walk will offer next. */
+  ahead: { readonly maxBytes: number; readonly answers: Map<number, FileRead | LibosError> } | undefined;
 }
 
 /**
@@ -99,11 +106,51 @@ export async function walkSearchTree(
     if (listing.truncated || entries.length < listing.entries.length) cut = true;
     const ignore = rules === undefined ? undefined : await ownIgnore(directory, entries, permit, clock, rules.parseGitignore);
     if (ignore !== undefined) ignores.push(ignore);
-    return { directory, entries, next: 0, ignore };
+    return { directory, entries, next: 0, ignore, ahead: undefined };
   };
   const ignored = (path: WorkspacePath, relativePath: string, isDirectory: boolean) =>
     limits.excluded(relativePath) || (rules !== undefined && ignores.length > 0 && isIgnored(ignores, path, isDirectory, rules.ignoreVerdict));
   const prefix = root === ROOT_PATH ? '' : `${root}/`;
+  // Whether the walk offers this file entry to `visit` (every test but the files bound).
+  const offered = (entry: DirectoryEntry) =>
+    entry.kind === 'file' &&
+    !isGitAlias(entry.name) &&
+    permit.covers('read', entry.path, 'file') &&
+    limits.wanted(entry.path.slice(prefix.length)) &&
+    !ignored(entry.path, entry.path.slice(prefix.length), false);
+  // The read of the file at `index` of `frame`. With a handle that reads in batches, the first read
+  // of a run of files also reads the files the walk will offer next, up to the next directory (so
+  // no batch waits in a frame while the walk is below it: memory stays one batch, whatever the
+  // depth), the files bound and the batch bounds. The ignore rules in force cannot change within
+  // that run: only entering a directory pushes a `.gitignore`.
+  const readAt = async (frame: Frame, index: number, maxBytes: number): Promise<FileRead | undefined> => {
+    const { directory, entries } = frame;
+    const name = entries[index]!.name;
+    if (directory.readFiles === undefined) return passBy(() => clock.race(directory.readFile(name, { maxBytes, signal: clock.signal })));
+    let answer = frame.ahead?.maxBytes === maxBytes ? frame.ahead.answers.get(index) : undefined;
+    if (answer === undefined) {
+      const wanted = [index];
+      const most = Math.min(BATCH_FILES, Math.max(1, Math.floor(BATCH_BYTES / (maxBytes + 1))), filesLeft + 1);
+      for (let next = index + 1; next < entries.length && wanted.length < most; next++) {
+        const entry = entries[next]!;
+        if (entry.kind === 'directory') break;
+        if (offered(entry)) wanted.push(next);
+      }
+      const names = wanted.map((at) => entries[at]!.name);
+      // A whole batch refused the way one read can be (a provider that says so for all) passes this file by, as its own read would.
+      const reads = await passBy(() => clock.race(directory.readFiles!(names, { maxBytes, signal: clock.signal })));
+      if (reads === undefined) {
+        frame.ahead = undefined;
+        return undefined;
+      }
+      frame.ahead = { maxBytes, answers: new Map(wanted.map((at, slot) => [at, reads[slot]!])) };
+      answer = reads[0]!;
+    }
+    frame.ahead?.answers.delete(index);
+    if (!LibosError.is(answer)) return answer;
+    if (LibosError.is(answer, ...PASSED_BY)) return undefined;
+    throw answer;
+  };
   try {
     // The root was authorized by the call itself; its own failures (not_found, not_a_directory,
     // symlink_refused) are the call's answer.
@@ -150,8 +197,8 @@ export async function walkSearchTree(
       }
       if (filesLeft === 0) return true;
       filesLeft--;
-      const { directory } = frame;
-      const read = (maxBytes: number) => passBy(() => clock.race(directory.readFile(name, { maxBytes, signal: clock.signal })));
+      const index = frame.next - 1;
+      const read = (maxBytes: number) => readAt(frame, index, maxBytes);
       if (!(await visit({ path, relativePath, entry, read }))) return true;
     }
     return cut;
