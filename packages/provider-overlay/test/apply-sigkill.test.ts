@@ -265,6 +265,7 @@ describe('an apply SIGKILLed at any lower call', () => {
         for (const phase of ['before', 'after'] as const)
           for (let killAt = FIRST; killAt <= calls; killAt += STRIDE) points.push({ mode, phase, killAt });
       }
+      if (process.env.LIBOS_SIGKILL_COUNT === '1') process.stderr.write(`sigkill points: ${points.length}\n`);
       let next = 0;
       await Promise.all(
         lanes.map(async (lane) => {
