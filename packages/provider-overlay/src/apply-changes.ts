@@ -1,10 +1,10 @@
 import { LibosError, type WorkspacePath } from '@libos/core';
-import { beforeOf, forward, type StepData, type StepPlan } from './apply-steps.js';
+import { beforeOf, forward, returnBase, type StepData, type StepPlan } from './apply-steps.js';
 import { activeApplies, journalApply, markApply, markItem, newApplyId, settleRow, type JournalItem } from './apply-journal.js';
-import { rollBack } from './recover-apply.js';
+import { finishCommit, rollBack } from './recover-apply.js';
 import type { EntryRow, RowHead } from './entry-rows.js';
 import { prefixesOf } from './locate-path.js';
-import { conflictOf, holds, observe } from './lower-cas.js';
+import { conflictOf, holds, observe, type Observed } from './lower-cas.js';
 import { lowerManifest, type ManifestEntry } from './lower-files.js';
 import { readManifest } from './manifest-store.js';
 import type { OverlayContext } from './overlay-context.js';
@@ -25,16 +25,21 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const conflicts: OverlayConflict[] = [];
   const items: JournalItem[] = [];
   const blocked = new Set<string>();
+  const replacedFiles = new Set<string>();
   for (const head of rows) {
     const row = context.rows.get(head.path) as EntryRow;
     const data = await prepareStep(context, row, `${applyId.slice(6)}-${items.length + conflicts.length}`);
-    const parentBlocked = prefixesOf(row.path as WorkspacePath).some((prefix) => prefix !== row.path && blocked.has(prefix));
-    const seen = await observe(context.lower, row.path as WorkspacePath);
+    const above = prefixesOf(row.path as WorkspacePath).filter((prefix) => prefix !== row.path);
+    const parentBlocked = above.some((prefix) => blocked.has(prefix));
+    // Below a file this apply replaces by a directory nothing can stand yet: that file's own check covers it.
+    const underFile = above.some((prefix) => replacedFiles.has(prefix));
+    const seen: Observed = underFile ? { kind: 'missing' } : await observe(context.lower, row.path as WorkspacePath);
     if (parentBlocked || !(await holds(context.lower, row.path as WorkspacePath, beforeOf(data), seen))) {
       conflicts.push(conflictOf(row.path, beforeOf(data), seen));
       blocked.add(row.path);
       continue;
     }
+    if (row.base_kind === 'file') replacedFiles.add(row.path);
     items.push({ ord: items.length, state: 'planned', data: { ...data, beforeBytes: seen.kind === 'file' ? seen.bytes : null }, row });
   }
   if (items.length === 0 || (mode === 'all_or_nothing' && conflicts.length > 0)) return { apply_id: null, applied: [], conflicts };
@@ -62,11 +67,13 @@ async function runSteps(
     const parentFailed = prefixesOf(path as WorkspacePath).some((prefix) => prefix !== path && failed.has(prefix));
     const conflict = parentFailed
       ? conflictOf(path, beforeOf(item.data), await observe(context.lower, path as WorkspacePath))
-      : await forward(context.lower, item.data);
+      : await forward(context.lower, item.data, mode === 'all_or_nothing');
     if (conflict !== null) {
       conflicts.push(conflict);
       failed.add(path);
       if (mode === 'all_or_nothing') {
+        // Its base may wait aside (removed, then the agent's entry could not go in): it goes back first.
+        await returnBase(context.lower, item.data);
         await rollBack(context, applyId, done);
         return { apply_id: null, applied: [], conflicts };
       }
@@ -82,9 +89,11 @@ async function runSteps(
   }
   context.state.write(() => {
     if (mode === 'all_or_nothing') for (const item of done) settleRow(context, item);
-    markApply(context, applyId, 'committed');
+    // An all-or-nothing apply still holds the bases it removed; once they are unlinked it is committed.
+    markApply(context, applyId, mode === 'all_or_nothing' ? 'committing' : 'committed');
     context.history.clear();
   });
+  if (mode === 'all_or_nothing') await finishCommit(context, applyId, done);
   return { apply_id: applyId, applied, conflicts };
 }
 

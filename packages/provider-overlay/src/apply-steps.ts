@@ -1,5 +1,17 @@
 import { LibosError, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
-import { asideName, casDeleteFile, casWrite, conflictOf, holds, observe, sortManifest, type Expectation } from './lower-cas.js';
+import { casDeleteTree, dropTree, makeDirectoryIfFree, returnTree, rewriteTree } from './delete-tree.js';
+import {
+  asideName,
+  casDeleteFile,
+  casWrite,
+  conflictOf,
+  dropAside,
+  holds,
+  observe,
+  returnAside,
+  settleAside,
+  type Expectation,
+} from './lower-cas.js';
 import type { ManifestEntry } from './lower-files.js';
 import type { OverlayConflict } from './overlay-types.js';
 
@@ -47,140 +59,120 @@ export async function showsAfter(lower: FileSystemProviderV1, plan: StepPlan): P
   return holds(lower, plan.path as WorkspacePath, afterOf(plan), seen);
 }
 
-/** Removes the base from disk by compare-and-swap: a file by hash, a directory by its manifest. */
-async function removeBase(lower: FileSystemProviderV1, data: StepData): Promise<OverlayConflict | null> {
+/** Where a step's base file waits while it is being deleted (and, in an all-or-nothing apply, until it commits). */
+export function baseAside(plan: StepPlan): WorkspacePath {
+  return asideName(plan.path as WorkspacePath, plan.tag);
+}
+
+/** Where the agent's file waits while a roll back or an undo deletes it. */
+function putAside(plan: StepPlan): WorkspacePath {
+  return asideName(plan.path as WorkspacePath, `${plan.tag}-undo`);
+}
+
+/** Whether the step removes a base file (rather than writing over it in place). */
+function removesBaseFile(plan: StepPlan): boolean {
+  return plan.base.kind === 'file' && plan.put?.kind !== 'file';
+}
+
+/** Removes the base from disk by compare-and-swap: a file by hash, a directory by its manifest; `hold` keeps it aside. */
+async function removeBase(lower: FileSystemProviderV1, data: StepData, hold: boolean): Promise<OverlayConflict | null> {
   const path = data.plan.path as WorkspacePath;
   const { base } = data.plan;
   if (base.kind === 'missing') return null;
   if (base.kind === 'file') {
-    if (data.plan.put?.kind === 'file') return null; // replaced in place by the guarded write
-    return casDeleteFile(lower, path, base.sha256, asideName(path, `${data.plan.tag}`));
+    if (!removesBaseFile(data.plan)) return null; // replaced in place by the guarded write
+    return casDeleteFile(lower, path, base.sha256, baseAside(data.plan), hold);
   }
-  return casDeleteTree(lower, path, data.beforeTree, data.plan.tag);
+  return casDeleteTree(lower, path, data.beforeTree, data.plan.tag, hold);
 }
 
-/** Carries one step out on disk; returns the conflict when the disk no longer holds the base. */
-export async function forward(lower: FileSystemProviderV1, data: StepData): Promise<OverlayConflict | null> {
+/**
+ * Carries one step out on disk; returns the conflict when the disk no longer holds the base. With
+ * `hold` (all or nothing) a removed base waits aside until the apply commits, so a roll back puts
+ * the very files back, and nothing but this step's own aside names decides it.
+ */
+export async function forward(lower: FileSystemProviderV1, data: StepData, hold: boolean): Promise<OverlayConflict | null> {
   const path = data.plan.path as WorkspacePath;
-  const removed = await removeBase(lower, data);
+  const removed = await removeBase(lower, data, hold);
   if (removed !== null) return removed;
   const { put, base } = data.plan;
   if (put === null) return null;
-  if (put.kind === 'directory') return makeDirectory(lower, path);
+  if (put.kind === 'directory') return makeDirectoryIfFree(lower, path);
   const expected: Expectation = base.kind === 'file' && put.kind === 'file' ? base : { kind: 'missing' };
   return casWrite(lower, path, data.newBytes ?? new Uint8Array(), expected);
 }
 
-async function makeDirectory(lower: FileSystemProviderV1, path: WorkspacePath): Promise<OverlayConflict | null> {
-  try {
-    await lower.makeDirectory(path, { parents: true, existOk: true });
-    return null;
-  } catch (error) {
-    if (!LibosError.is(error, 'not_a_directory', 'already_exists', 'symlink_refused', 'not_found')) throw error;
-    return conflictOf(path, { kind: 'missing' }, await observe(lower, path));
-  }
+/** Puts back a base the step holds aside (its removal was cut short, or the apply is rolled back). */
+export async function returnBase(lower: FileSystemProviderV1, data: StepData): Promise<void> {
+  const { plan } = data;
+  if (removesBaseFile(plan) && plan.base.kind === 'file') await returnAside(lower, plan.path as WorkspacePath, plan.base.sha256, baseAside(plan));
+  if (plan.base.kind === 'directory') await returnTree(lower, plan.path as WorkspacePath, data.beforeTree, plan.tag);
+}
+
+/** Unlinks a base the step holds aside: the apply committed, or the name now holds something newer. */
+export async function dropBase(lower: FileSystemProviderV1, data: StepData): Promise<void> {
+  const { plan } = data;
+  if (removesBaseFile(plan) && plan.base.kind === 'file') await dropAside(lower, plan.base.sha256, baseAside(plan));
+  if (plan.base.kind === 'directory') await dropTree(lower, plan.path as WorkspacePath, data.beforeTree, plan.tag);
 }
 
 /**
  * Puts back on disk what a done step replaced, by compare-and-swap against what the step left:
- * a path changed since is a conflict and keeps its bytes.
+ * the agent's entry is taken away only if it is still the agent's, and a path changed since is a
+ * conflict that keeps its bytes. `fromAsides` (a roll back before the apply committed): the base
+ * comes back from the files held aside, moved back only where the name is free; otherwise (an
+ * undo) it is written again from the journal, by exclusive creation.
  */
-export async function backward(lower: FileSystemProviderV1, data: StepData): Promise<OverlayConflict | null> {
+export async function backward(lower: FileSystemProviderV1, data: StepData, fromAsides: boolean): Promise<OverlayConflict | null> {
   const path = data.plan.path as WorkspacePath;
   const { put, base } = data.plan;
   const after = afterOf(data.plan);
+  let conflict: OverlayConflict | null = null;
   if (put?.kind === 'file') {
     if (base.kind === 'file') return casWrite(lower, path, data.beforeBytes ?? new Uint8Array(), after);
-    const deleted = await casDeleteFile(lower, path, put.sha256, asideName(path, `${data.plan.tag}-undo`));
-    if (deleted !== null) return deleted;
+    await settlePut(lower, data);
+    conflict = await casDeleteFile(lower, path, put.sha256, putAside(data.plan));
   } else if (put?.kind === 'directory') {
     try {
       await lower.deleteDirectory(path, { recursive: false, missingOk: true });
     } catch (error) {
       if (!LibosError.is(error, 'directory_not_empty', 'not_a_directory', 'symlink_refused')) throw error;
-      return { ...conflictOf(path, after, await observe(lower, path)), reason: 'changed_on_disk' };
+      conflict = { ...conflictOf(path, after, await observe(lower, path)), reason: 'changed_on_disk' };
     }
-  } else {
+  } else if (!fromAsides) {
     const seen = await observe(lower, path);
-    if (seen.kind !== 'missing') return conflictOf(path, after, seen);
+    if (seen.kind !== 'missing') conflict = conflictOf(path, after, seen);
   }
+  if (fromAsides) {
+    // The name holds something newer than the agent's entry: it stays, and the held base goes.
+    if (conflict !== null && (await standsInTheWay(lower, data))) {
+      await dropBase(lower, data);
+      return conflict;
+    }
+    await returnBase(lower, data);
+    return null;
+  }
+  if (conflict !== null) return conflict;
   if (base.kind === 'file') return casWrite(lower, path, data.beforeBytes ?? new Uint8Array(), { kind: 'missing' });
-  if (base.kind === 'directory') return restoreTree(lower, path, data.beforeTree);
+  if (base.kind === 'directory') return rewriteTree(lower, path, data.beforeTree);
   return null;
+}
+
+// What keeps the agent's entry from being taken away is someone else's, not a remnant of the base
+// (a directory whose removal a crash cut short) nor a name already cleared (a roll back cut short).
+async function standsInTheWay(lower: FileSystemProviderV1, data: StepData): Promise<boolean> {
+  const seen = await observe(lower, data.plan.path as WorkspacePath);
+  if (seen.kind === 'missing') return false;
+  return !(data.plan.base.kind === 'directory' && seen.kind === 'directory');
+}
+
+/** Finishes the removal of the agent's file that a roll back or an undo had begun when it was cut short. */
+export async function settlePut(lower: FileSystemProviderV1, data: StepData): Promise<void> {
+  const { put, base } = data.plan;
+  if (put?.kind === 'file' && base.kind !== 'file') await settleAside(lower, data.plan.path as WorkspacePath, put.sha256, putAside(data.plan));
 }
 
 /** Whether the lower already shows what the step replaced (an undo that ran before a crash). */
 export async function showsBefore(lower: FileSystemProviderV1, data: StepData): Promise<boolean> {
   return holds(lower, data.plan.path as WorkspacePath, beforeOf(data));
-}
-
-/**
- * Deletes a lower directory only if it holds exactly `manifest`: every file by compare-and-swap,
- * deepest first, each directory only once empty. Anything unexpected stops it, and what it had
- * deleted is put back, so the directory is either gone or as it was.
- */
-export async function casDeleteTree(
-  lower: FileSystemProviderV1,
-  path: WorkspacePath,
-  manifest: readonly ManifestEntry[],
-  tag: string,
-): Promise<OverlayConflict | null> {
-  const expected: Expectation = { kind: 'directory', manifest };
-  const seen = await observe(lower, path);
-  if (!(await holds(lower, path, expected, seen))) return conflictOf(path, expected, seen);
-  const entries = sortManifest(manifest);
-  if (entries.some((entry) => entry.kind === 'symlink' || entry.kind === 'other')) {
-    // Links and special files can only go with their tree; the manifest was checked just above.
-    await lower.deleteDirectory(path, { recursive: true, missingOk: true });
-    return null;
-  }
-  const removed: ManifestEntry[] = [];
-  // Aside names follow each entry's place in this order, so a recovery can find them again.
-  for (const [index, entry] of [...entries].reverse().entries()) {
-    const inner = `${path}/${entry.path}` as WorkspacePath;
-    let conflict: OverlayConflict | null = null;
-    if (entry.kind === 'file') {
-      conflict = await casDeleteFile(lower, inner, entry.sha256 ?? '', asideName(inner, `${tag}-${index}`));
-    } else {
-      conflict = await removeEmpty(lower, inner);
-    }
-    if (conflict !== null) {
-      await restoreTree(lower, path, removed.reverse());
-      return { ...conflict, path, reason: conflict.reason === 'deleted_on_disk' ? 'changed_on_disk' : conflict.reason };
-    }
-    removed.push(entry);
-  }
-  const last = await removeEmpty(lower, path);
-  if (last !== null) await restoreTree(lower, path, removed.reverse());
-  return last;
-}
-
-async function removeEmpty(lower: FileSystemProviderV1, path: WorkspacePath): Promise<OverlayConflict | null> {
-  try {
-    await lower.deleteDirectory(path, { recursive: false, missingOk: true });
-    return null;
-  } catch (error) {
-    if (!LibosError.is(error, 'directory_not_empty', 'not_a_directory', 'symlink_refused')) throw error;
-    return { path, reason: 'created_on_disk', expected_sha256: null, actual_sha256: null };
-  }
-}
-
-/** Re-creates a directory's files and directories where nothing stands now; a name someone took keeps theirs. */
-export async function restoreTree(
-  lower: FileSystemProviderV1,
-  path: WorkspacePath,
-  entries: readonly ManifestEntry[],
-): Promise<OverlayConflict | null> {
-  await makeDirectory(lower, path);
-  let conflict: OverlayConflict | null = null;
-  for (const entry of sortManifest(entries)) {
-    const inner = `${path}/${entry.path}` as WorkspacePath;
-    if (entry.kind === 'directory') conflict = (await makeDirectory(lower, inner)) ?? conflict;
-    else if (entry.kind === 'file') {
-      const seen = await observe(lower, inner);
-      if (seen.kind === 'file' && seen.sha256 === entry.sha256) continue;
-      conflict = (await casWrite(lower, inner, entry.bytes ?? new Uint8Array(), { kind: 'missing' })) ?? conflict;
-    }
-  }
-  return conflict === null ? null : { ...conflict, path };
 }

@@ -110,12 +110,14 @@ export function asideName(path: WorkspacePath, tag: string): WorkspacePath {
  * Deletes a lower file only if it holds `sha256`. With a lower that can rename, the file is first
  * moved aside in one atomic step (no libOS writer can slip in between the check and the unlink:
  * a write after the move makes a new file, which survives) and moved back if it was not the base.
+ * With `hold`, the base stays aside (an all-or-nothing apply unlinks it only once it commits).
  */
 export async function casDeleteFile(
   lower: FileSystemProviderV1,
   path: WorkspacePath,
   sha256: string,
   aside: WorkspacePath,
+  hold = false,
 ): Promise<OverlayConflict | null> {
   const expected: Expectation = { kind: 'file', sha256 };
   if (lower.rename === undefined) {
@@ -142,29 +144,58 @@ export async function casDeleteFile(
       throw error;
     return conflictOf(path, expected, await observe(lower, path));
   }
-  return settleAside(lower, path, sha256, aside);
+  return settleAside(lower, path, sha256, aside, hold);
 }
 
-/** Finishes a delete whose file sits aside: unlinks it if it is the base, else puts it back. */
+/** Finishes a delete whose file sits aside: unlinks it if it is the base (keeps it with `hold`), else puts it back. */
 export async function settleAside(
   lower: FileSystemProviderV1,
   path: WorkspacePath,
   sha256: string,
   aside: WorkspacePath,
+  hold = false,
 ): Promise<OverlayConflict | null> {
   const seen = await observe(lower, aside);
   if (seen.kind === 'missing') return null;
   if (seen.kind === 'file' && seen.sha256 === sha256) {
-    await lower.deleteFile(aside, { missingOk: true });
+    if (!hold) await lower.deleteFile(aside, { missingOk: true });
     return null;
   }
   const conflict = conflictOf(path, { kind: 'file', sha256 }, seen);
+  await returnOrDrop(lower, aside, path);
+  return conflict;
+}
+
+/**
+ * Moves a held base from `aside` back to `path`, unless the name was taken meanwhile: then what
+ * stands there is newer and the aside goes. Returns whether the base went back. Only a file holding
+ * `sha256` is moved: anything else at the aside name is not this apply's and stays.
+ */
+export async function returnAside(lower: FileSystemProviderV1, path: WorkspacePath, sha256: string, aside: WorkspacePath): Promise<boolean> {
+  const seen = await observe(lower, aside);
+  if (seen.kind !== 'file' || seen.sha256 !== sha256) return false;
+  return returnOrDrop(lower, aside, path);
+}
+
+/** Unlinks a held base the apply no longer needs (it committed, or the name was taken); anything else stays. */
+export async function dropAside(lower: FileSystemProviderV1, sha256: string, aside: WorkspacePath): Promise<void> {
+  const seen = await observe(lower, aside);
+  if (seen.kind === 'file' && seen.sha256 === sha256) await lower.deleteFile(aside, { missingOk: true });
+}
+
+async function returnOrDrop(lower: FileSystemProviderV1, aside: WorkspacePath, path: WorkspacePath): Promise<boolean> {
   try {
     await lower.rename?.(aside, path, { overwrite: false });
+    return true;
   } catch (error) {
-    // Someone wrote the name again after the move: theirs is newer than what sits aside.
-    if (!LibosError.is(error, 'already_exists')) throw error;
-    await lower.deleteFile(aside, { missingOk: true });
+    // Someone wrote the name again after the move (or made a directory there): theirs is newer.
+    if (!LibosError.is(error, 'already_exists', 'not_a_directory')) throw error;
+    try {
+      await lower.deleteFile(aside, { missingOk: true });
+    } catch (failure) {
+      // The aside's own directory is gone or is a file now: there is nothing left to drop.
+      if (!LibosError.is(failure, 'not_a_directory', 'not_found')) throw failure;
+    }
+    return false;
   }
-  return conflict;
 }

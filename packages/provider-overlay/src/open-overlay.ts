@@ -28,7 +28,7 @@ export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
   let agentClosed = false;
   let closed = false;
   const exclusive = createExclusive();
-  const anyRunning = state.db.prepare("SELECT 1 AS one FROM applies WHERE state = 'running' LIMIT 1");
+  const anyRunning = state.db.prepare("SELECT 1 AS one FROM applies WHERE state IN ('running', 'committing') LIMIT 1");
   const context: OverlayContext = {
     lower: options.lower,
     state,

@@ -1,16 +1,26 @@
-import { LibosError, type WorkspacePath } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
 import { activeApplies, loadJournal, markApply, markItem, settleRow, type JournalItem } from './apply-journal.js';
-import { backward, restoreTree, showsAfter, showsBefore, type StepData } from './apply-steps.js';
-import { asideName, casWrite, observe, settleAside, sortManifest } from './lower-cas.js';
+import { backward, dropBase, returnBase, settlePut, showsAfter, showsBefore, type StepData } from './apply-steps.js';
+import { makeDirectoryIfFree } from './delete-tree.js';
+import { casWrite, observe, sortManifest } from './lower-cas.js';
 import type { OverlayContext } from './overlay-context.js';
 
-/** Puts back, newest first, what the done steps of an all-or-nothing apply changed; no row ever left the overlay. */
+/**
+ * Puts back, newest first, what the done steps of an all-or-nothing apply changed, from the bases
+ * they hold aside; no row ever left the overlay.
+ */
 export async function rollBack(context: OverlayContext, applyId: string, done: readonly JournalItem[]): Promise<void> {
   for (const item of [...done].reverse()) {
-    await backward(context.lower, item.data);
+    await backward(context.lower, item.data, true);
     context.state.write(() => markItem(context, applyId, item.ord, 'rolled_back'));
   }
   context.state.write(() => markApply(context, applyId, 'rolled_back'));
+}
+
+/** Unlinks the bases a committing all-or-nothing apply held aside, then marks it committed. */
+export async function finishCommit(context: OverlayContext, applyId: string, done: readonly JournalItem[]): Promise<void> {
+  for (const item of done) await dropBase(context.lower, item.data);
+  context.state.write(() => markApply(context, applyId, 'committed'));
 }
 
 function alive(pid: number): boolean {
@@ -24,12 +34,15 @@ function alive(pid: number): boolean {
 
 /**
  * Finishes or rolls back every apply whose process died midway (docs/overlay.md, "Crashes"): a
- * per-file apply keeps the steps that landed (their rows leave the overlay) and drops the rest; an
- * all-or-nothing apply is rolled back. Decided by what the lower holds, so nothing lands twice.
+ * per-file apply keeps the steps that landed (their rows leave the overlay) and puts back the rest;
+ * an all-or-nothing apply is rolled back, or, if it was committing, its held bases are unlinked.
+ * Decided by what the lower and the step's own aside names hold, so nothing lands twice.
  */
 export async function recoverApplies(context: OverlayContext): Promise<void> {
   const running = context.state.db
-    .prepare<[], { apply_id: string; mode: string; pid: number }>("SELECT apply_id, mode, pid FROM applies WHERE state = 'running' ORDER BY at")
+    .prepare<[], { apply_id: string; mode: string; state: string; pid: number }>(
+      "SELECT apply_id, mode, state, pid FROM applies WHERE state IN ('running', 'committing') ORDER BY at",
+    )
     .all();
   for (const apply of running) {
     if (activeApplies.has(apply.apply_id)) continue;
@@ -38,57 +51,36 @@ export async function recoverApplies(context: OverlayContext): Promise<void> {
     const claimed = context.state.write(
       () =>
         context.state.db
-          .prepare("UPDATE applies SET pid = ? WHERE apply_id = ? AND pid = ? AND state = 'running'")
-          .run(process.pid, apply.apply_id, apply.pid).changes,
+          .prepare('UPDATE applies SET pid = ? WHERE apply_id = ? AND pid = ? AND state = ?')
+          .run(process.pid, apply.apply_id, apply.pid, apply.state).changes,
     );
     if (claimed !== 1) continue;
     activeApplies.add(apply.apply_id);
     try {
-      if (apply.mode === 'all_or_nothing') await recoverAllOrNothing(context, apply.apply_id);
-      else await recoverPerFile(context, apply.apply_id);
+      const items = loadJournal(context, apply.apply_id);
+      if (apply.state === 'committing')
+        await finishCommit(
+          context,
+          apply.apply_id,
+          items.filter((item) => item.state === 'done'),
+        );
+      else if (apply.mode === 'all_or_nothing') await recoverAllOrNothing(context, apply.apply_id, items);
+      else await recoverPerFile(context, apply.apply_id, items);
     } finally {
       activeApplies.delete(apply.apply_id);
     }
   }
 }
 
-/** Moves back or drops the files a crashed step had moved aside. */
-async function settleAsides(context: OverlayContext, data: StepData): Promise<void> {
-  const path = data.plan.path as WorkspacePath;
-  const { base, put } = data.plan;
-  if (base.kind === 'file' && put?.kind !== 'file') {
-    await putBackAside(context, path, base.sha256, asideName(path, data.plan.tag));
-  }
-  if (base.kind === 'directory') {
-    const entries = sortManifest(data.beforeTree);
-    for (const [index, entry] of [...entries].reverse().entries()) {
-      if (entry.kind !== 'file' || entry.sha256 === null) continue;
-      const inner = `${path}/${entry.path}` as WorkspacePath;
-      await putBackAside(context, inner, entry.sha256, asideName(inner, `${data.plan.tag}-${index}`));
-    }
-  }
-}
-
-// A file aside holding the base goes back to its name when that is free (the step is then undone
-// and will be judged again), and is unlinked otherwise; anything else aside is put back as it is.
-async function putBackAside(context: OverlayContext, path: WorkspacePath, sha256: string, aside: WorkspacePath): Promise<void> {
-  const seen = await observe(context.lower, aside);
-  if (seen.kind === 'missing') return;
-  if (seen.kind === 'file' && seen.sha256 === sha256) {
-    try {
-      await context.lower.rename?.(aside, path, { overwrite: false });
-      return;
-    } catch (error) {
-      if (!LibosError.is(error, 'already_exists')) throw error;
-    }
-  }
-  await settleAside(context.lower, path, sha256, aside);
-}
-
-async function recoverPerFile(context: OverlayContext, applyId: string): Promise<void> {
-  for (const item of loadJournal(context, applyId)) {
+async function recoverPerFile(context: OverlayContext, applyId: string, items: readonly JournalItem[]): Promise<void> {
+  for (const item of items) {
     if (item.state !== 'planned') continue;
-    await settleAsides(context, item.data);
+    // A removal cut short puts back what it had moved aside; the step is then judged as it stands. A
+    // directory is gone only once all of it is (its files wait aside until then): those go for good.
+    const { base } = item.data.plan;
+    const treeGone = base.kind === 'directory' && (await observe(context.lower, item.data.plan.path as WorkspacePath)).kind !== 'directory';
+    if (treeGone) await dropBase(context.lower, item.data);
+    else await returnBase(context.lower, item.data);
     let state: JournalItem['state'];
     if (await showsAfter(context.lower, item.data.plan)) state = 'done';
     else if (await showsBefore(context.lower, item.data)) state = 'skipped';
@@ -104,41 +96,31 @@ async function recoverPerFile(context: OverlayContext, applyId: string): Promise
   });
 }
 
-// Between "base removed" and "new entry put": the base is gone, so the put is finished; a
-// directory caught half deleted is put back whole from the journal.
+// Between "base removed" and "new entry put": the base is gone for good, so the put is finished; a
+// directory whose files all went back but some of its directories not gets those again.
 async function finishOrRestore(context: OverlayContext, data: StepData): Promise<JournalItem['state']> {
   const path = data.plan.path as WorkspacePath;
   const seen = await observe(context.lower, path);
   const { put, base } = data.plan;
   if (seen.kind === 'missing' && base.kind !== 'missing' && put !== null) {
-    if (put.kind === 'directory') {
-      await context.lower.makeDirectory(path, { parents: true, existOk: true });
-      return 'done';
-    }
+    if (put.kind === 'directory') return (await makeDirectoryIfFree(context.lower, path)) === null ? 'done' : 'conflict';
     return (await casWrite(context.lower, path, data.newBytes ?? new Uint8Array(), { kind: 'missing' })) === null ? 'done' : 'conflict';
   }
   if (base.kind === 'directory' && seen.kind === 'directory') {
-    return (await restoreTree(context.lower, path, data.beforeTree)) === null ? 'skipped' : 'conflict';
+    for (const entry of sortManifest(data.beforeTree))
+      if (entry.kind === 'directory') await makeDirectoryIfFree(context.lower, `${path}/${entry.path}` as WorkspacePath);
+    return (await showsBefore(context.lower, data)) ? 'skipped' : 'conflict';
   }
   return 'conflict';
 }
 
-async function recoverAllOrNothing(context: OverlayContext, applyId: string): Promise<void> {
-  const items = loadJournal(context, applyId);
+async function recoverAllOrNothing(context: OverlayContext, applyId: string, items: readonly JournalItem[]): Promise<void> {
   for (const item of [...items].reverse()) {
     if (item.state !== 'planned' && item.state !== 'done') continue;
-    await settleAsides(context, item.data);
-    if (await showsAfter(context.lower, item.data.plan)) await backward(context.lower, item.data);
-    else if (!(await showsBefore(context.lower, item.data))) {
-      const path = item.data.plan.path as WorkspacePath;
-      const seen = await observe(context.lower, path);
-      // Half done: the base was removed and nothing put yet, or a directory half deleted.
-      if (item.data.plan.base.kind === 'file' && seen.kind === 'missing')
-        await casWrite(context.lower, path, item.data.beforeBytes ?? new Uint8Array(), { kind: 'missing' });
-      if (item.data.plan.base.kind === 'directory') {
-        await restoreTree(context.lower, path, item.data.beforeTree);
-      }
-    }
+    // A step the lower shows not done has at most an undo cut short to finish; any other is taken
+    // back by compare-and-swap against what it leaves.
+    if (await showsBefore(context.lower, item.data)) await settlePut(context.lower, item.data);
+    else await backward(context.lower, item.data, true);
     context.state.write(() => markItem(context, applyId, item.ord, 'rolled_back'));
   }
   context.state.write(() => markApply(context, applyId, 'rolled_back'));

@@ -1,6 +1,6 @@
 import { LibosError } from '@libos/core';
 import { loadJournal, markApply, markItem, restoreRow } from './apply-journal.js';
-import { backward, showsBefore } from './apply-steps.js';
+import { backward, settlePut, showsBefore } from './apply-steps.js';
 import type { OverlayContext } from './overlay-context.js';
 import type { OverlayConflict, UndoApplyResult } from './overlay-types.js';
 
@@ -23,7 +23,9 @@ export async function undoApply(context: OverlayContext, applyId: string): Promi
   const conflicts: OverlayConflict[] = [];
   for (const item of loadJournal(context, applyId).reverse()) {
     if (item.state !== 'done') continue;
-    const conflict = (await showsBefore(context.lower, item.data)) ? null : await backward(context.lower, item.data);
+    // An undo cut short may have left the agent's file aside: it is finished first.
+    await settlePut(context.lower, item.data);
+    const conflict = (await showsBefore(context.lower, item.data)) ? null : await backward(context.lower, item.data, false);
     if (conflict !== null) {
       conflicts.push(conflict);
       continue;

@@ -1,5 +1,5 @@
 // Runs one apply of the overlay at STATE over the workspace ROOT, and SIGKILLs itself at a chosen
-// lower call: before call KILL_AT starts, or after it returns (KILL_PHASE). Exits 0 if it finished.
+// lower call: before call KILL_AT starts, or after it settles (KILL_PHASE). Exits 0 if it finished.
 import { createLocalProvider } from '@libos/provider-local';
 import { openOverlay } from '@libos/provider-overlay';
 
@@ -13,10 +13,14 @@ const counted =
   (method) =>
   async (...args) => {
     calls++;
-    if (calls === killAt && phase === 'before') die();
-    const result = await local[method](...args);
-    if (calls === killAt && phase === 'after') die();
-    return result;
+    const call = calls;
+    if (call === killAt && phase === 'before') die();
+    try {
+      return await local[method](...args);
+    } finally {
+      // After the call settled, whether it returned or threw (a refusal the apply expects).
+      if (call === killAt && phase === 'after') die();
+    }
   };
 const lower = { ...local };
 for (const method of ['stat', 'listDirectory', 'readFile', 'writeFile', 'makeDirectory', 'deleteFile', 'deleteDirectory', 'rename'])

@@ -22,7 +22,7 @@ async function edit() {
       log.push({ op: 'write', name, content });
     } else if (choice < 0.75) {
       await provider.writeFile(path, new TextEncoder().encode(content), { overwrite: false });
-      log.push({ op: 'write', name, content });
+      log.push({ op: 'write', name, content, exclusive: true });
     } else {
       const { deleted } = await provider.deleteFile(path, { missingOk: true });
       if (deleted) log.push({ op: 'delete', name });
