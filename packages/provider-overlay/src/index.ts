@@ -12,6 +12,7 @@ export type {
   DiscardResult,
   HistoryCall,
   HistoryResult,
+  LastApply,
   Overlay,
   OverlayChange,
   OverlayConflict,

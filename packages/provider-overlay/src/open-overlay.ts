@@ -10,7 +10,7 @@ import { createOverlayProvider } from './overlay-provider.js';
 import type { Overlay, OverlayOptions } from './overlay-types.js';
 import { recoverApplies } from './recover-apply.js';
 import { openStateDatabase } from './state-database.js';
-import { undoApply } from './undo-apply.js';
+import { lastApply, undoApply } from './undo-apply.js';
 
 /** The open overlays' contexts, for the package's own tests (fixtures that act below the provider). */
 export const overlayContexts = new WeakMap<object, OverlayContext>();
@@ -66,6 +66,7 @@ export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
     diff: (diffOptions) => person(() => diffChanges(context, diffOptions)),
     apply: (applyOptions) => person(() => applyChanges(context, applyOptions)),
     undoApply: (applyId) => person(() => undoApply(context, applyId)),
+    lastApply: () => person(() => lastApply(context)),
     discard: (discardOptions) => person(() => discardChanges(context, discardOptions?.paths)),
     history: () => person(() => ({ calls: history.list() })),
     rewind: (seq) =>

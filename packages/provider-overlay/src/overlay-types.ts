@@ -117,6 +117,16 @@ export interface RewindResult {
   readonly rewound: number;
 }
 
+/** The newest apply that can still be undone: committed, not undone, not rolled back. */
+export interface LastApply {
+  readonly apply_id: string;
+  readonly mode: 'per_file' | 'all_or_nothing';
+  /** When it started (ISO 8601). */
+  readonly at: string;
+  /** The paths it landed, in the order it landed them. */
+  readonly applied: readonly string[];
+}
+
 /** Options of `openOverlay`. */
 export interface OverlayOptions {
   /** The provider under the overlay; the agent never writes to it. */
@@ -134,6 +144,8 @@ export interface Overlay {
   diff(options?: DiffOptions): Promise<DiffResult>;
   apply(options?: ApplyOptions): Promise<ApplyResult>;
   undoApply(applyId: string): Promise<UndoApplyResult>;
+  /** The newest apply `undoApply` can still take back, whoever made it (a command, a page); null if none. */
+  lastApply(): Promise<LastApply | null>;
   discard(options?: { readonly paths?: readonly string[] }): Promise<DiscardResult>;
   history(): Promise<HistoryResult>;
   rewind(seq: number): Promise<RewindResult>;

@@ -2,7 +2,7 @@ import { LibosError } from '@libos/core';
 import { loadJournal, markApply, markItem, restoreRow } from './apply-journal.js';
 import { backward, settlePut, showsBefore } from './apply-steps.js';
 import type { OverlayContext } from './overlay-context.js';
-import type { OverlayConflict, UndoApplyResult } from './overlay-types.js';
+import type { LastApply, OverlayConflict, UndoApplyResult } from './overlay-types.js';
 
 /**
  * Puts back on disk what apply `applyId` replaced, newest step first, each by compare-and-swap
@@ -41,4 +41,20 @@ export async function undoApply(context: OverlayContext, applyId: string): Promi
     context.history.clear();
   });
   return { restored: restored.reverse(), conflicts };
+}
+
+/** The newest committed apply that still has a landed step, with those paths (rowid: the order applies began). */
+export function lastApply(context: OverlayContext): LastApply | null {
+  const { db } = context.state;
+  const apply = db
+    .prepare<[], { apply_id: string; mode: LastApply['mode']; at: string }>(
+      "SELECT apply_id, mode, at FROM applies WHERE state = 'committed' AND EXISTS (SELECT 1 FROM apply_items AS item WHERE item.apply_id = applies.apply_id AND item.state = 'done') ORDER BY rowid DESC LIMIT 1",
+    )
+    .get();
+  if (apply === undefined) return null;
+  const applied = db
+    .prepare<[string], { path: string }>("SELECT path FROM apply_items WHERE apply_id = ? AND state = 'done' ORDER BY ord")
+    .all(apply.apply_id)
+    .map((row) => row.path);
+  return { ...apply, applied };
 }

@@ -172,6 +172,11 @@ function updateButtons() {
   $('apply-all').disabled = shown === 0;
   $('discard-all').disabled = shown === 0;
   $('undo').disabled = state.lastApplyId === null;
+  // Whoever made it (this page or a command), say which apply the button takes back.
+  $('undo').title =
+    state.lastApply == null
+      ? 'No apply to undo'
+      : `Undo the apply of ${plural(state.lastApply.applied.length, 'path')} made at ${state.lastApply.at}: ${state.lastApply.applied.slice(0, 5).join(', ')}${state.lastApply.applied.length > 5 ? ', …' : ''}`;
   const all = $('select-all');
   all.checked = shown > 0 && state.changes.every((change) => state.selected.has(change.path));
   all.disabled = shown === 0;
@@ -288,6 +293,7 @@ async function refresh() {
   state.changes = page.changes;
   state.cursor = page.next_cursor;
   state.lastApplyId = page.last_apply_id;
+  state.lastApply = page.last_apply;
   state.audit = page.audit;
   const known = new Set(state.changes.map((change) => change.path));
   for (const path of [...state.selected]) if (!known.has(path)) state.selected.delete(path);

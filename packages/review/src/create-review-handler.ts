@@ -36,14 +36,14 @@ type Route = (request: IncomingMessage, url: URL) => Promise<unknown>;
 export function createReviewHandler(options: ReviewHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const assets = loadAssets();
   const { operations, calls } = options;
-  // The last apply this server made, offered for undo (also after a reload of the page).
-  let lastApplyId: string | null = null;
 
   const reads: Record<string, Route> = {
     '/api/changes': async (_request, url) => {
       const cursor = url.searchParams.get('cursor');
       const page = await operations.changes({ limit: PAGE_SIZE, ...(cursor === null ? {} : { cursor }) });
-      return { ...page, last_apply_id: lastApplyId, audit: calls !== undefined };
+      // The newest apply still undoable, whoever made it (this page, `libos apply`, another page).
+      const last = await operations.lastApply();
+      return { ...page, last_apply_id: last?.apply_id ?? null, last_apply: last, audit: calls !== undefined };
     },
     '/api/diff': async (_request, url) => {
       const path = url.searchParams.get('path');
@@ -59,17 +59,13 @@ export function createReviewHandler(options: ReviewHandlerOptions): (request: In
     '/api/apply': async (request) => {
       const body = await bodyOf(request);
       const mode = body.mode === 'all_or_nothing' ? 'all_or_nothing' : 'per_file';
-      const result = await operations.apply({ ...pathsOf(body), mode });
-      if (result.apply_id !== null) lastApplyId = result.apply_id;
-      return result;
+      return operations.apply({ ...pathsOf(body), mode });
     },
     '/api/discard': async (request) => operations.discard(pathsOf(await bodyOf(request))),
     '/api/undo': async (request) => {
       const body = await bodyOf(request);
       if (typeof body.apply_id !== 'string') throw new LibosError('invalid_arguments', 'Say which apply to undo: {"apply_id": ID}.');
-      const result = await operations.undoApply(body.apply_id);
-      if (body.apply_id === lastApplyId && result.conflicts.length === 0) lastApplyId = null;
-      return result;
+      return operations.undoApply(body.apply_id);
     },
   };
 

@@ -5,7 +5,7 @@ import type { Overlay } from '@libos/provider-overlay';
  * `apply`, `discard` and `undo-apply` commands run (with their audit records), never a second
  * implementation of them.
  */
-export type ReviewOperations = Pick<Overlay, 'changes' | 'diff' | 'apply' | 'undoApply' | 'discard'>;
+export type ReviewOperations = Pick<Overlay, 'changes' | 'diff' | 'apply' | 'undoApply' | 'lastApply' | 'discard'>;
 
 /** One call that touched a path, as the audit trail recorded it. */
 export interface ReviewCall {

@@ -109,4 +109,19 @@ describe('the review server without a browser', { timeout: 60_000 }, () => {
     expect(listed.last_apply_id).toBe(result.apply_id);
     expect(listed.changes.map((change: { path: string }) => change.path)).not.toContain('src/main.ts');
   });
+
+  it('offers the newest undoable apply whoever made it, and the one before once that is undone', async () => {
+    const changes = async () => JSON.parse((await send(server, 'GET', '/api/changes', { [TOKEN_HEADER]: server.token })).body);
+    expect((await changes()).last_apply_id).toBeNull();
+    // A person applies from the command line (the same state, outside this server).
+    const first = await fixture.overlay.apply({ paths: ['src/main.ts'] });
+    expect(await changes()).toMatchObject({ last_apply_id: first.apply_id, last_apply: { applied: ['src/main.ts'] } });
+    const second = JSON.parse((await send(server, 'POST', '/api/apply', own(), JSON.stringify({}))).body);
+    expect((await changes()).last_apply_id).toBe(second.apply_id);
+    const undone = await send(server, 'POST', '/api/undo', own(), JSON.stringify({ apply_id: second.apply_id }));
+    expect(JSON.parse(undone.body).conflicts).toEqual([]);
+    expect((await changes()).last_apply_id).toBe(first.apply_id);
+    await fixture.overlay.undoApply(first.apply_id as string);
+    expect((await changes()).last_apply_id).toBeNull();
+  });
 });

@@ -4,7 +4,7 @@ import { openAuditLog } from './audit-options.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** The overlay operations a person runs, from a command or from the review page. */
-export type PersonOperations = Pick<Overlay, 'changes' | 'diff' | 'history' | 'apply' | 'undoApply' | 'discard' | 'rewind'>;
+export type PersonOperations = Pick<Overlay, 'changes' | 'diff' | 'history' | 'apply' | 'undoApply' | 'lastApply' | 'discard' | 'rewind'>;
 
 type Changing = 'apply' | 'undo_apply' | 'discard' | 'rewind';
 
@@ -55,6 +55,7 @@ export function personOperations(overlay: Overlay, options: WorkspaceOptions): P
     changes: (changeOptions) => overlay.changes(changeOptions),
     diff: (diffOptions) => overlay.diff(diffOptions),
     history: () => overlay.history(),
+    lastApply: () => overlay.lastApply(),
     apply: (applyOptions) =>
       recorded(
         'apply',
