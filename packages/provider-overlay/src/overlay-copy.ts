@@ -1,8 +1,7 @@
 import { checkSignal, providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
-import { lowerManifestStore } from './manifest-store.js';
-import { putParents, toolOf } from './overlay-mutations.js';
+import { putTransfer, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from './overlay-context.js';
-import { MISSING_BASE, baseOfRow, fileRow, lowerBase, modeOfSource, probePath } from './probe-path.js';
+import { lowerBase, probePath } from './probe-path.js';
 
 /**
  * `copyFile` in the agent's view: `to` gets a row holding the source's bytes and naming whose mode
@@ -32,20 +31,14 @@ export function overlayCopyFile(
       if (target.kind === 'directory' || target.kind === 'other') throw providerErrors.notAFile(to, target.kind);
       if (target.kind === 'file' && !options.overwrite) throw providerErrors.alreadyExists(to);
       // The lower's own reads refuse a hard-linked source, or a hard-linked file to replace.
-      const sourceBase = await lowerBase(context, source, options.signal);
-      const bytes = source.row?.content ?? ('bytes' in sourceBase ? sourceBase.bytes : undefined);
-      if (bytes === undefined || bytes === null) throw providerErrors.failure(from, null, { effect: 'none' });
-      const targetBase =
-        target.kind === 'file' ? await lowerBase(context, target, options.signal) : target.row === undefined ? MISSING_BASE : baseOfRow(target.row);
+      const bytes = sourceBytes(from, source, await lowerBase(context, source, options.signal));
+      const targetBase = await targetBaseOf(context, target, options.signal);
       checkSignal(options.signal, to);
       return { source, target, targetBase, bytes };
     },
-    ({ source, target, targetBase, bytes }, begin) => {
-      const at = context.now();
-      const editor = begin([from, to]);
-      putParents(context, editor, target, at);
-      editor.put(fileRow(to, bytes, lowerManifestStore(context, targetBase), at, modeOfSource(source)));
-      return { bytesCopied: bytes.length, replaced: target.kind === 'file' };
+    (transfer, begin) => {
+      putTransfer(context, begin([from, to]), to, transfer, context.now());
+      return { bytesCopied: transfer.bytes.length, replaced: transfer.target.kind === 'file' };
     },
   );
 }

@@ -39,6 +39,33 @@ export function putParents(context: OverlayContext, editor: CallEditor, probe: P
   for (const row of missingParents(context, probe.path, probe.firstMissing, at)) editor.put(row);
 }
 
+/** The base a copy or a rename records at its target: the lower file's, the row's, or none. */
+export async function targetBaseOf(context: OverlayContext, target: Probe, signal: AbortSignal | undefined): Promise<RecordedBase> {
+  if (target.kind === 'file') return lowerBase(context, target, signal);
+  return target.row === undefined ? MISSING_BASE : baseOfRow(target.row);
+}
+
+/** The bytes a copy or a rename carries: the source's row, else what the lower's read gave. */
+export function sourceBytes(from: WorkspacePath, source: Probe, sourceBase: RecordedBase & { readonly bytes?: Uint8Array }): Uint8Array {
+  const bytes = source.row?.content ?? ('bytes' in sourceBase ? sourceBase.bytes : undefined);
+  if (bytes === undefined || bytes === null) throw providerErrors.failure(from, null, { effect: 'none' });
+  return bytes;
+}
+
+/** What a copy or a rename found on both sides, with the bytes it carries. */
+export interface Transfer {
+  readonly source: Probe;
+  readonly target: Probe;
+  readonly targetBase: RecordedBase;
+  readonly bytes: Uint8Array;
+}
+
+/** Writes the target of a copy or a rename: its missing parents, then a row of the source's bytes and mode. */
+export function putTransfer(context: OverlayContext, editor: CallEditor, to: WorkspacePath, transfer: Transfer, at: string): void {
+  putParents(context, editor, transfer.target, at);
+  editor.put(fileRow(to, transfer.bytes, lowerManifestStore(context, transfer.targetBase), at, modeOfSource(transfer.source)));
+}
+
 /** `writeFile` in the agent's view: the bytes land in the overlay, the base is recorded once. */
 export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions) {
   const copy = new Uint8Array(bytes);
@@ -204,19 +231,15 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
       const sourceBase = await lowerBase(context, source, options.signal);
       if (from === to) return undefined;
       if (target.kind === 'file' && !options.overwrite) throw providerErrors.alreadyExists(to);
-      const targetBase =
-        target.kind === 'file' ? await lowerBase(context, target, options.signal) : target.row === undefined ? MISSING_BASE : baseOfRow(target.row);
-      const bytes = source.row?.content ?? ('bytes' in sourceBase ? sourceBase.bytes : undefined);
-      if (bytes === undefined || bytes === null) throw providerErrors.failure(from, null, { effect: 'none' });
+      const targetBase = await targetBaseOf(context, target, options.signal);
+      const bytes = sourceBytes(from, source, sourceBase);
       checkSignal(options.signal, from);
       return { source, sourceBase, target, targetBase, bytes };
     },
     (probed, begin) => {
       if (probed === undefined) return { replaced: false };
-      const at = context.now();
       const editor = begin([from, to]);
-      putParents(context, editor, probed.target, at);
-      editor.put(fileRow(to, probed.bytes, lowerManifestStore(context, probed.targetBase), at, modeOfSource(probed.source)));
+      putTransfer(context, editor, to, probed, context.now());
       removeOrHide(context, editor, from, probed.sourceBase);
       return { replaced: probed.target.kind === 'file' };
     },
