@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
+import { createSandbox, type Sandbox } from './local-testbed.js';
 
 /** A child-process script bundled from a TypeScript fixture, in a directory every user can reach. */
 export interface ChildBundle {
@@ -33,4 +35,29 @@ export async function bundleChild(name: string): Promise<ChildBundle> {
   });
   chmodSync(file, 0o644);
   return { file, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
+
+/**
+ * The bed of a test file whose children run in other processes: bundles the fixtures `names`
+ * before its tests, and removes them and every sandbox it made after. `child(name)` is a bundle's
+ * file, `sandbox()` a fresh root removed with the rest.
+ */
+export function useChildBundles(names: readonly string[]): { child(name: string): string; sandbox(): Sandbox } {
+  const children = new Map<string, ChildBundle>();
+  const sandboxes: Sandbox[] = [];
+  beforeAll(async () => {
+    for (const name of names) children.set(name, await bundleChild(name));
+  }, 60_000);
+  afterAll(() => {
+    for (const bundle of children.values()) bundle.remove();
+    for (const created of sandboxes) created.remove();
+  });
+  return {
+    child: (name) => children.get(name)?.file ?? '',
+    sandbox: () => {
+      const created = createSandbox();
+      sandboxes.push(created);
+      return created;
+    },
+  };
 }

@@ -1,31 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRuntime } from '@libos/tools';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalProvider } from '../src/index.js';
-import { bundleChild } from './child-bundle.js';
-import type { ChildBundle } from './child-bundle.js';
+import { useChildBundles } from './child-bundle.js';
 import { startChild } from './child-process.js';
-import { createSandbox } from './local-testbed.js';
-import type { Sandbox } from './local-testbed.js';
 
 // append_text_file and copy_file against another OS process on the same root. The children run the sources under test.
 
-const children = new Map<string, ChildBundle>();
-const child = (name: string): string => children.get(name)?.file ?? '';
-const sandboxes: Sandbox[] = [];
-const sandbox = (): Sandbox => {
-  const created = createSandbox();
-  sandboxes.push(created);
-  return created;
-};
-
-beforeAll(async () => {
-  for (const name of ['guarded-appender', 'creation-reader']) children.set(name, await bundleChild(name));
-}, 60_000);
-afterAll(() => {
-  for (const bundle of children.values()) bundle.remove();
-  for (const created of sandboxes) created.remove();
-});
+const { child, sandbox } = useChildBundles(['guarded-appender', 'creation-reader']);
 
 describe('append_text_file across processes', () => {
   it('two processes appending with expected_size_bytes lose nothing and duplicate nothing', async () => {

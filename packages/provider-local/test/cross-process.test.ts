@@ -1,34 +1,17 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { createLocalProvider } from '../src/index.js';
-import { bundleChild } from './child-bundle.js';
-import type { ChildBundle } from './child-bundle.js';
+import { useChildBundles } from './child-bundle.js';
 import { startChild, untilStopped } from './child-process.js';
-import { STAGING, createSandbox, stagedTemporaries } from './local-testbed.js';
-import type { Sandbox } from './local-testbed.js';
+import { STAGING, stagedTemporaries } from './local-testbed.js';
 
 // Attacks that need a second process: another libOS runtime on the same root, a reader in
 // another process, writers killed or stopped mid-write. The children run the sources under test.
 
 const p = (text: string): WorkspacePath => resolveWorkspacePath(ROOT_PATH, text);
-const children = new Map<string, ChildBundle>();
-const child = (name: string): string => children.get(name)?.file ?? '';
-const sandboxes: Sandbox[] = [];
-const sandbox = (): Sandbox => {
-  const created = createSandbox();
-  sandboxes.push(created);
-  return created;
-};
-
-beforeAll(async () => {
-  for (const name of ['guarded-counter', 'creation-reader', 'staged-writer']) children.set(name, await bundleChild(name));
-}, 60_000);
-afterAll(() => {
-  for (const bundle of children.values()) bundle.remove();
-  for (const created of sandboxes) created.remove();
-});
+const { child, sandbox } = useChildBundles(['guarded-counter', 'creation-reader', 'staged-writer']);
 
 describe('expectedSha256 across processes', () => {
   it('two runtimes in two processes doing guarded increments lose no update', async () => {

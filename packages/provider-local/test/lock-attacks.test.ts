@@ -2,17 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
 import { createRuntime } from '@libos/tools';
 import { createLocalProvider } from '../src/index.js';
-import { bundleChild } from './child-bundle.js';
-import type { ChildBundle } from './child-bundle.js';
+import { useChildBundles } from './child-bundle.js';
 import { startChild, untilStopped } from './child-process.js';
 import type { ChildOptions } from './child-process.js';
-import { STAGING, createSandbox, stagedEntries, stagedTemporaries } from './local-testbed.js';
-import type { Sandbox } from './local-testbed.js';
+import { STAGING, stagedEntries, stagedTemporaries } from './local-testbed.js';
 
 // Attacks on the cross-process name locks and on the writer registrations the start-up sweep
 // trusts: a squatter of another user, runtimes in different network namespaces sharing a root, a
@@ -35,22 +33,7 @@ function unshareMissing(): string | null {
 }
 const NET_NAMESPACE: ChildOptions = { wrapper: ['unshare', '--net'] };
 
-const children = new Map<string, ChildBundle>();
-const child = (name: string): string => children.get(name)?.file ?? '';
-const sandboxes: Sandbox[] = [];
-const sandbox = (): Sandbox => {
-  const created = createSandbox();
-  sandboxes.push(created);
-  return created;
-};
-
-beforeAll(async () => {
-  for (const name of ['guarded-counter', 'staged-writer', 'squat-locks']) children.set(name, await bundleChild(name));
-}, 60_000);
-afterAll(() => {
-  for (const bundle of children.values()) bundle.remove();
-  for (const created of sandboxes) created.remove();
-});
+const { child, sandbox } = useChildBundles(['guarded-counter', 'staged-writer', 'squat-locks']);
 
 /** The lock name the provider uses for `name` in host directory `directory` (see src/name-lock.ts). */
 function lockOf(directory: string, name: string): string {
