@@ -1,5 +1,6 @@
 // The review page: plain DOM, no framework. Every value from the server is set as text, never as
 // markup, so a hostile file name or diff line stays text.
+import { bytes, diffLine, element, plural, short, sizeText } from './review-format.js';
 
 const TOKEN_KEY = 'libos-review-token';
 const state = { token: null, changes: [], cursor: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
@@ -28,31 +29,6 @@ async function api(path, body) {
   return value;
 }
 
-function element(tag, options = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(options)) {
-    if (key === 'text') node.textContent = value;
-    else if (key === 'class') node.className = value;
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value === true ? '' : value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-function bytes(size) {
-  if (size === null || size === undefined) return '—';
-  if (size < 1024) return `${size} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let value = size / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
 const SYMBOL = { added: '+', modified: '~', deleted: '−', replaced: '±' };
 
 function say(text, isError = false) {
@@ -71,14 +47,6 @@ function showTotals(totals) {
     if (index > 0) node.append(' · ');
     node.append(`${totals[kind]} ${kind}`);
   });
-}
-
-function sizeText(change) {
-  if (change.kind === 'directory') {
-    return change.files_within > 0 ? `directory, ${change.files_within} ${change.files_within === 1 ? 'file' : 'files'}` : 'directory';
-  }
-  if (change.base && change.current) return `${bytes(change.base.size_bytes)} → ${bytes(change.current.size_bytes)}`;
-  return bytes((change.current ?? change.base)?.size_bytes);
 }
 
 function renderRows() {
@@ -182,16 +150,6 @@ function updateButtons() {
   all.disabled = shown === 0;
 }
 
-function diffLine(line) {
-  let kind = 'context';
-  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')) kind = 'meta';
-  else if (line.startsWith('@@')) kind = 'hunk';
-  else if (line.startsWith('+')) kind = 'add';
-  else if (line.startsWith('-')) kind = 'del';
-  else if (line.startsWith('\\') || line.startsWith('[')) kind = 'note';
-  return element('span', { class: `diff-line ${kind}`, text: line.length === 0 ? ' ' : line });
-}
-
 async function showDiff(change) {
   state.current = change.path;
   renderRows();
@@ -243,14 +201,6 @@ function showConflicts(conflicts) {
     ),
   );
   box.hidden = conflicts.length === 0;
-}
-
-function short(hash) {
-  return hash ? `${hash.slice(0, 12)}…` : 'no file';
-}
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 async function act(kind, paths, mode) {
