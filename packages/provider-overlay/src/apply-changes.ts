@@ -2,14 +2,15 @@ import { LibosError, type WorkspacePath } from '@libos/core';
 import { beforeOf, forward, returnBase, type StepData, type StepPlan } from './apply-steps.js';
 import { activeApplies, journalApply, markApply, markItem, newApplyId, settleRow, type JournalItem } from './apply-journal.js';
 import { finishCommit, rollBack } from './recover-apply.js';
-import type { EntryRow, RowHead } from './entry-rows.js';
+import { changeVersion, checkShown, holdsToShown, setVersion, shownConflict, vanished } from './change-version.js';
+import type { EntryRow } from './entry-rows.js';
 import { prefixesOf } from './locate-path.js';
 import { conflictOf, holds, observe, type Observed } from './lower-cas.js';
 import { lowerManifest, type ManifestEntry } from './lower-files.js';
 import { readManifest } from './manifest-store.js';
 import type { OverlayContext } from './overlay-context.js';
 import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types.js';
-import { selectedRows } from './select-rows.js';
+import { landingRows } from './select-rows.js';
 
 /**
  * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
@@ -20,14 +21,28 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const mode = options.mode ?? 'per_file';
   if (mode !== 'per_file' && mode !== 'all_or_nothing')
     throw new LibosError('invalid_arguments', "mode must be 'per_file' or 'all_or_nothing'.", { details: { mode } });
-  const rows = withChangedParents(context, selectedRows(context, options.paths));
+  const shown = checkShown(options);
+  const holding = holdsToShown(shown);
+  const rows = landingRows(context, options.paths);
+  // What the person was shown is checked against the very rows whose bytes land (below), never
+  // against a later read: a write of the agent after this point cannot slip into the apply.
+  if (shown.set !== undefined && setVersion(rows) !== shown.set) return nothingLands([shownConflict('.', setVersion(rows))]);
   const applyId = newApplyId();
-  const conflicts: OverlayConflict[] = [];
+  const conflicts: OverlayConflict[] = holding ? vanished(options.paths, rows) : [];
   const items: JournalItem[] = [];
   const blocked = new Set<string>();
   const replacedFiles = new Set<string>();
   for (const head of rows) {
-    const row = context.rows.get(head.path) as EntryRow;
+    const row = context.rows.get(head.path);
+    const version = row === undefined || row.change === null ? null : changeVersion(row);
+    if (holding && (version === null || version !== changeVersion(head) || (shown.changes !== undefined && !shown.changes.has(version)))) {
+      // Moved since the set was read, or not a version the person named: nothing of it lands.
+      if (shown.set !== undefined) return nothingLands([shownConflict(head.path, version)]);
+      conflicts.push(shownConflict(head.path, version));
+      blocked.add(head.path);
+      continue;
+    }
+    if (row === undefined) continue;
     const data = await prepareStep(context, row, `${applyId.slice(6)}-${items.length + conflicts.length}`);
     const above = prefixesOf(row.path as WorkspacePath).filter((prefix) => prefix !== row.path);
     const parentBlocked = above.some((prefix) => blocked.has(prefix));
@@ -97,17 +112,8 @@ async function runSteps(
   return { apply_id: applyId, applied, conflicts };
 }
 
-/** The selected rows plus the changed directories above them that they stand in. */
-function withChangedParents(context: OverlayContext, rows: readonly RowHead[]): RowHead[] {
-  const all = new Map(rows.map((row) => [row.path, row]));
-  for (const row of rows) {
-    for (const prefix of prefixesOf(row.path as WorkspacePath)) {
-      if (prefix === row.path || all.has(prefix)) continue;
-      const parent = context.rows.head(prefix);
-      if (parent !== undefined && parent.kind === 'directory' && parent.change !== null) all.set(prefix, parent);
-    }
-  }
-  return [...all.values()].sort((left, right) => Buffer.compare(Buffer.from(left.path), Buffer.from(right.path)));
+function nothingLands(conflicts: OverlayConflict[]): ApplyResult {
+  return { apply_id: null, applied: [], conflicts };
 }
 
 /** The plan and bytes of one row's step; a base directory's manifest is checked against the disk now. */

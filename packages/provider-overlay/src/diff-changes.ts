@@ -1,10 +1,11 @@
 import { LibosError, unifiedDiffLines, utf8ByteLength, type WorkspacePath } from '@libos/core';
+import { changeVersion, setVersion } from './change-version.js';
 import type { EntryRow } from './entry-rows.js';
 import { readWhole, sha256Hex } from './lower-files.js';
 import { readManifest } from './manifest-store.js';
 import type { OverlayContext } from './overlay-context.js';
 import type { DiffOptions, DiffResult } from './overlay-types.js';
-import { selectedRows } from './select-rows.js';
+import { landingRows } from './select-rows.js';
 
 const DEFAULT_MAX_BYTES = 1 << 20;
 const strict = new TextDecoder('utf-8', { fatal: true });
@@ -43,13 +44,21 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
     }
     return true;
   };
-  for (const head of selectedRows(context, options.paths)) {
-    const row = context.rows.get(head.path) as EntryRow;
+  // What an apply of the same paths would land (changed directories above included), from one read.
+  const heads = landingRows(context, options.paths);
+  const versions: { path: string; version: string }[] = [];
+  let moved = false;
+  for (const head of heads) {
+    const row = context.rows.get(head.path);
+    // A row that moved after the selection was read is shown as it is now, but no set version is given.
+    if (row === undefined || changeVersion(row) !== changeVersion(head)) moved = true;
+    if (row === undefined || row.change === null) continue;
     if (!(await emitRow(context, row, emit)) || cut) break;
+    versions.push({ path: row.path, version: changeVersion(row) });
   }
   let text = out.length === 0 ? '' : `${out.join('\n')}\n`;
   if (cut) text += `# diff cut at ${maxBytes} bytes: pass a larger max_bytes or fewer paths to see the rest\n`;
-  return { text, truncated: cut };
+  return { text, truncated: cut, versions, set_version: cut || moved ? null : setVersion(heads) };
 }
 
 async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: readonly string[]) => boolean): Promise<boolean> {

@@ -9,6 +9,7 @@ export type {
   ContentIdentity,
   DiffOptions,
   DiffResult,
+  DiscardOptions,
   DiscardResult,
   HistoryCall,
   HistoryResult,
@@ -18,5 +19,6 @@ export type {
   OverlayConflict,
   OverlayOptions,
   RewindResult,
+  ShownOptions,
   UndoApplyResult,
 } from './overlay-types.js';

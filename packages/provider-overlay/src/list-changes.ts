@@ -1,8 +1,11 @@
 import { LibosError } from '@libos/core';
+import { changeVersion, setVersion } from './change-version.js';
 import type { RowHead } from './entry-rows.js';
 import type { OverlayContext } from './overlay-context.js';
 import type { ChangeTotals, ChangesOptions, ChangesResult, OverlayChange } from './overlay-types.js';
 
+const HEAD =
+  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of';
 const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 100_000;
 
@@ -18,6 +21,7 @@ export function changeOfRow(row: RowHead): OverlayChange {
     base,
     current,
     files_within: row.base_kind === 'directory' ? (row.base_files ?? 0) : 0,
+    version: changeVersion(row),
   };
 }
 
@@ -36,7 +40,7 @@ export function listChanges(context: OverlayContext, options: ChangesOptions = {
   return db.transaction(() => {
     const rows = db
       .prepare<[string, number], RowHead>(
-        `SELECT path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change
+        `SELECT ${HEAD}
          FROM entries WHERE change IS NOT NULL AND path > ? ORDER BY path LIMIT ?`,
       )
       .all(after ?? '', limit + 1);
@@ -49,7 +53,10 @@ export function listChanges(context: OverlayContext, options: ChangesOptions = {
     for (const { change, count } of counted) totals[change] = count;
     const page = rows.slice(0, limit);
     const next = rows.length > limit ? encodeCursor((page.at(-1) as RowHead).path) : null;
-    return { changes: page.map(changeOfRow), totals, next_cursor: next };
+    // Only the first page hashes every change: a walk through all pages stays linear.
+    const set =
+      after === undefined ? setVersion(db.prepare<[], RowHead>(`SELECT ${HEAD} FROM entries WHERE change IS NOT NULL ORDER BY path`).all()) : null;
+    return { changes: page.map(changeOfRow), totals, next_cursor: next, set_version: set };
   })();
 }
 

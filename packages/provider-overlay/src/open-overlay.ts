@@ -67,7 +67,7 @@ export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
     apply: (applyOptions) => person(() => applyChanges(context, applyOptions)),
     undoApply: (applyId) => person(() => undoApply(context, applyId)),
     lastApply: () => person(() => lastApply(context)),
-    discard: (discardOptions) => person(() => discardChanges(context, discardOptions?.paths)),
+    discard: (discardOptions) => person(() => discardChanges(context, discardOptions)),
     history: () => person(() => ({ calls: history.list() })),
     rewind: (seq) =>
       person(() => {

@@ -17,6 +17,8 @@ export interface OverlayChange {
   readonly current: ContentIdentity | null;
   /** Lower files a deleted or replaced directory held; 0 otherwise. */
   readonly files_within: number;
+  /** This change's version (`c-` and 32 hex digits): pass it as `shown` to act on exactly this change. */
+  readonly version: string;
 }
 
 /** Counts of every change, whatever the page. */
@@ -41,6 +43,12 @@ export interface ChangesResult {
   readonly totals: ChangeTotals;
   /** Pass as `cursor` for the next page; null on the last page. */
   readonly next_cursor: string | null;
+  /**
+   * The version of every change (all pages, as `totals` counts them) at the moment of the first
+   * page; pass it as `shownSet` to apply or discard everything only if nothing moved since. Null
+   * on later pages (a cursor), which would otherwise each hash every change again.
+   */
+  readonly set_version: string | null;
 }
 
 /** Options of `diff`. */
@@ -53,13 +61,21 @@ export interface DiffOptions {
 
 /** A unified diff of the selected changes. */
 export interface DiffResult {
+  /** The diff as the overlay holds it: raw bytes of names and lines; a view escapes it for a person. */
   readonly text: string;
   /** True when `maxBytes` cut the text; the text then ends with a note saying so. */
   readonly truncated: boolean;
+  /** The version of each change the text shows whole, from the very rows the text was made from. */
+  readonly versions: readonly { readonly path: string; readonly version: string }[];
+  /** The version of the whole selection the text shows; null when the text was cut. */
+  readonly set_version: string | null;
 }
 
-/** Why a change could not land: what the lower holds is not what the change was made from. */
-export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk';
+/**
+ * Why a change could not land: what the lower holds is not what the change was made from, or
+ * (`changed_since_shown`) the change is not the version the person named.
+ */
+export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown';
 
 /** A path left as it is on disk and in the overlay. */
 export interface OverlayConflict {
@@ -69,10 +85,26 @@ export interface OverlayConflict {
   readonly expected_sha256: string | null;
   /** What the disk holds: a file's SHA-256, or null for no file (or something that is not a file). */
   readonly actual_sha256: string | null;
+  /** For `changed_since_shown`: the version now (of the change, or of the set at '.'); null when it is gone. */
+  readonly version?: string | null;
+}
+
+/** The versions a person was shown (docs/overlay.md, "Versions"); without them an action takes the overlay as it is. */
+export interface ShownOptions {
+  /** Versions of changes as `changes` or `diff` gave them: a change whose version is not here does not land. */
+  readonly shown?: readonly string[];
+  /** The `set_version` of the selection: if the selection's changes moved at all, nothing lands. */
+  readonly shownSet?: string;
+}
+
+/** Options of `discard`. */
+export interface DiscardOptions extends ShownOptions {
+  /** Only changes at or below these paths. */
+  readonly paths?: readonly string[];
 }
 
 /** Options of `apply`. */
-export interface ApplyOptions {
+export interface ApplyOptions extends ShownOptions {
   /** Only changes at or below these paths (and the changed directories above them). */
   readonly paths?: readonly string[];
   /** `per_file` (default): every path that can land lands; `all_or_nothing`: one conflict stops all. */
@@ -93,9 +125,10 @@ export interface UndoApplyResult {
   readonly conflicts: readonly OverlayConflict[];
 }
 
-/** What `discard` dropped. */
+/** What `discard` dropped, and what it left because it was not the version shown. */
 export interface DiscardResult {
   readonly discarded: readonly string[];
+  readonly conflicts: readonly OverlayConflict[];
 }
 
 /** One mutating call of the agent. */
@@ -146,7 +179,7 @@ export interface Overlay {
   undoApply(applyId: string): Promise<UndoApplyResult>;
   /** The newest apply `undoApply` can still take back, whoever made it (a command, a page); null if none. */
   lastApply(): Promise<LastApply | null>;
-  discard(options?: { readonly paths?: readonly string[] }): Promise<DiscardResult>;
+  discard(options?: DiscardOptions): Promise<DiscardResult>;
   history(): Promise<HistoryResult>;
   rewind(seq: number): Promise<RewindResult>;
   /** Closes the state; the provider fails with `provider_failure` afterwards. The lower is not closed. */

@@ -1,8 +1,10 @@
-import { LibosError, compareCodePoints, parseCanonicalPath } from '@libos/core';
+import { LibosError, compareCodePoints, parseCanonicalPath, type WorkspacePath } from '@libos/core';
 import type { RowHead } from './entry-rows.js';
+import { prefixesOf } from './locate-path.js';
 import type { OverlayContext } from './overlay-context.js';
 
-const HEAD = 'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change';
+const HEAD =
+  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of';
 
 /** Checks person-given paths: canonical root-relative identities only. */
 export function checkPaths(paths: readonly string[] | undefined): string[] | undefined {
@@ -31,4 +33,23 @@ export function selectedRows(context: OverlayContext, paths: readonly string[] |
   const found = new Map<string, RowHead>();
   for (const path of checked) for (const row of at.all(path, `${path}/`, `${path}0`)) found.set(row.path, row);
   return [...found.values()].sort((left, right) => compareCodePoints(left.path, right.path));
+}
+
+/**
+ * What an apply of `paths` would land: the selected rows plus the changed directories above them
+ * that they stand in, in path order, read in one transaction (one moment of the state).
+ */
+export function landingRows(context: OverlayContext, paths: readonly string[] | undefined): RowHead[] {
+  return context.state.db.transaction(() => {
+    const rows = selectedRows(context, paths);
+    const all = new Map(rows.map((row) => [row.path, row]));
+    for (const row of rows) {
+      for (const prefix of prefixesOf(row.path as WorkspacePath)) {
+        if (prefix === row.path || all.has(prefix)) continue;
+        const parent = context.rows.head(prefix);
+        if (parent !== undefined && parent.kind === 'directory' && parent.change !== null) all.set(prefix, parent);
+      }
+    }
+    return [...all.values()].sort((left, right) => compareCodePoints(left.path, right.path));
+  })();
 }

@@ -152,7 +152,7 @@ describe('discard, history and rewind', () => {
     expect(await overlay.rewind(0)).toEqual({ rewound: 2 });
     expect((await overlay.changes()).changes).toEqual([]);
     await agent.writeFile(path('a.txt'), bytes('3'), { overwrite: true });
-    expect(await overlay.discard()).toEqual({ discarded: ['a.txt'] });
+    expect(await overlay.discard()).toEqual({ discarded: ['a.txt'], conflicts: [] });
     expect(text((await agent.readFile(path('a.txt'), { maxBytes: 10 })).bytes)).toBe('a');
     await expect(overlay.rewind(0)).rejects.toMatchObject({ code: 'invalid_arguments' });
   });
