@@ -1,4 +1,4 @@
-import { LibosError, unifiedDiffLines, utf8ByteLength, type WorkspacePath } from '@libos/core';
+import { LibosError, escapeForDisplay, unifiedDiffLines, utf8ByteLength, type WorkspacePath } from '@libos/core';
 import { changeVersion, setVersion } from './change-version.js';
 import type { EntryRow } from './entry-rows.js';
 import { readWhole, sha256Hex } from './lower-files.js';
@@ -65,7 +65,8 @@ async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: rea
   const path = row.path as WorkspacePath;
   const current: Side = row.kind === 'file' ? new Uint8Array(row.content ?? Buffer.alloc(0)) : null;
   if (row.base_kind === 'directory' && row.manifest_id !== null) {
-    if (!emit([`# directory ${row.kind === 'whiteout' ? 'deleted' : 'replaced'}: ${path} (${row.base_files ?? 0} files within)`])) return false;
+    if (!emit([`# directory ${row.kind === 'whiteout' ? 'deleted' : 'replaced'}: ${escapeForDisplay(path)} (${row.base_files ?? 0} files within)`]))
+      return false;
     for (const entry of readManifest(context, row.manifest_id)) {
       if (entry.kind !== 'file') continue;
       const inner = `${path}/${entry.path}` as WorkspacePath;
@@ -73,10 +74,10 @@ async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: rea
       if (!emit(fileDiff(inner, bytes, null, entry.sha256 !== null && bytes !== null && sha256Hex(bytes) !== entry.sha256))) return false;
     }
     if (row.kind === 'file') return emit(fileDiff(path, null, current, false));
-    if (row.kind === 'directory') return emit([`# directory added: ${path}`]);
+    if (row.kind === 'directory') return emit([`# directory added: ${escapeForDisplay(path)}`]);
     return true;
   }
-  if (row.kind === 'directory') return emit([`# directory added: ${path}`]);
+  if (row.kind === 'directory') return emit([`# directory added: ${escapeForDisplay(path)}`]);
   const base: Side = row.base_kind === 'file' ? await lowerBytes(context, path) : null;
   const drifted = row.base_kind === 'file' && base !== null && sha256Hex(base) !== row.base_sha256;
   return emit(fileDiff(path, base, current, drifted));
@@ -92,7 +93,10 @@ async function lowerBytes(context: OverlayContext, path: WorkspacePath): Promise
   }
 }
 
-function fileDiff(path: string, base: Side, current: Side, drifted: boolean): string[] {
+function fileDiff(rawPath: string, base: Side, current: Side, drifted: boolean): string[] {
+  // A name in our own lines is written escaped: a line break in it could otherwise forge diff
+  // lines (the --- and +++ headers quote such a name themselves, as git does).
+  const path = escapeForDisplay(rawPath);
   const note = drifted ? [`# note: ${path} changed on disk since the agent's change was made; shown against the disk`] : [];
   const oldText = base === null ? '' : textOf(base);
   const newText = current === null ? '' : textOf(current);
@@ -103,7 +107,7 @@ function fileDiff(path: string, base: Side, current: Side, drifted: boolean): st
       `Binary files ${base === null ? '/dev/null' : `a/${path}`} and ${current === null ? '/dev/null' : `b/${path}`} differ (${describe(base)}; ${describe(current)})`,
     ];
   }
-  const lines = unifiedDiffLines(path, oldText, newText);
+  const lines = unifiedDiffLines(rawPath, oldText, newText);
   if (lines.length === 0) return note;
   if (base === null) lines[0] = '--- /dev/null';
   if (current === null) lines[1] = '+++ /dev/null';

@@ -50,3 +50,16 @@ export function short(hash) {
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
+
+/** The totals line: every change, by kind, whatever the page shows. */
+export function showTotals(totals) {
+  const node = document.getElementById('totals');
+  node.replaceChildren();
+  const parts = ['added', 'modified', 'deleted', 'replaced'];
+  const all = parts.reduce((sum, kind) => sum + totals[kind], 0);
+  node.append(element('strong', { text: `${all} ${all === 1 ? 'change' : 'changes'}` }), ': ');
+  parts.forEach((kind, index) => {
+    if (index > 0) node.append(' · ');
+    node.append(`${totals[kind]} ${kind}`);
+  });
+}

@@ -1,9 +1,10 @@
 // The review page: plain DOM, no framework. Every value from the server is set as text, never as
 // markup, so a hostile file name or diff line stays text.
-import { bytes, diffLine, element, plural, short, sizeText } from './review-format.js';
+import { bytes, diffLine, element, plural, showTotals, sizeText } from './review-format.js';
+import { movedSinceShown, showConflicts, versionsFor } from './review-shown.js';
 
 const TOKEN_KEY = 'libos-review-token';
-const state = { token: null, changes: [], cursor: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
+const state = { token: null, changes: [], cursor: null, setVersion: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
 const $ = (id) => document.getElementById(id);
 
 function takeToken() {
@@ -29,24 +30,14 @@ async function api(path, body) {
   return value;
 }
 
+const MOVED = 'Nothing done: the agent changed what this page showed. Reload the changes to see them as they are now.';
+
 const SYMBOL = { added: '+', modified: '~', deleted: '−', replaced: '±' };
 
 function say(text, isError = false) {
   const status = $('status');
   status.textContent = text;
   status.classList.toggle('error', isError);
-}
-
-function showTotals(totals) {
-  const node = $('totals');
-  node.replaceChildren();
-  const parts = ['added', 'modified', 'deleted', 'replaced'];
-  const all = parts.reduce((sum, kind) => sum + totals[kind], 0);
-  node.append(element('strong', { text: `${all} ${all === 1 ? 'change' : 'changes'}` }), ': ');
-  parts.forEach((kind, index) => {
-    if (index > 0) node.append(' · ');
-    node.append(`${totals[kind]} ${kind}`);
-  });
 }
 
 function renderRows() {
@@ -57,7 +48,7 @@ function renderRows() {
     const checkbox = element('input', {
       type: 'checkbox',
       id: selectId,
-      'aria-label': `Select ${change.path}`,
+      'aria-label': `Select ${change.path_text}`,
       onchange: (event) => {
         if (event.target.checked) state.selected.add(change.path);
         else state.selected.delete(change.path);
@@ -68,9 +59,9 @@ function renderRows() {
     const open = element('button', {
       type: 'button',
       class: 'link',
-      text: change.path,
+      text: change.path_text,
       'aria-current': state.current === change.path ? 'true' : 'false',
-      'aria-label': `Show the diff of ${change.path}`,
+      'aria-label': `Show the diff of ${change.path_text}`,
       onclick: () => showDiff(change),
     });
     const badge = element('span', { class: `badge ${change.change}`, text: `${SYMBOL[change.change]} ${change.change}` });
@@ -87,14 +78,14 @@ function renderRows() {
           type: 'button',
           class: 'small',
           text: 'Apply',
-          'aria-label': `Apply ${change.path}`,
+          'aria-label': `Apply ${change.path_text}`,
           onclick: () => act('apply', [change.path]),
         }),
         element('button', {
           type: 'button',
           class: 'small quiet',
           text: 'Discard',
-          'aria-label': `Discard ${change.path}`,
+          'aria-label': `Discard ${change.path_text}`,
           onclick: () => act('discard', [change.path]),
         }),
       ]),
@@ -144,7 +135,7 @@ function updateButtons() {
   $('undo').title =
     state.lastApply == null
       ? 'No apply to undo'
-      : `Undo the apply of ${plural(state.lastApply.applied.length, 'path')} made at ${state.lastApply.at}: ${state.lastApply.applied.slice(0, 5).join(', ')}${state.lastApply.applied.length > 5 ? ', …' : ''}`;
+      : `Undo the apply of ${plural(state.lastApply.applied.length, 'path')} made at ${state.lastApply.at}: ${state.lastApply.applied_text.slice(0, 5).join(', ')}${state.lastApply.applied.length > 5 ? ', …' : ''}`;
   const all = $('select-all');
   all.checked = shown > 0 && state.changes.every((change) => state.selected.has(change.path));
   all.disabled = shown === 0;
@@ -158,10 +149,16 @@ async function showDiff(change) {
   view.hidden = false;
   view.replaceChildren(element('p', { class: 'hint', text: 'Loading…' }));
   try {
-    const { text, truncated } = await api(`/api/diff?path=${encodeURIComponent(change.path)}`);
+    const { text, truncated, versions } = await api(`/api/diff?path=${encodeURIComponent(change.path)}`);
+    // An action on this change names what this diff showed: the versions it was made from.
+    for (const { path, version } of versions) {
+      const listed = state.changes.find((item) => item.path === path);
+      if (listed !== undefined) listed.version = version;
+    }
+    state.currentVersion = versions.find((item) => item.path === change.path)?.version ?? null;
     const lines = text.replace(/\n$/, '').split('\n');
     const binary = lines.find((line) => line.startsWith('Binary files '));
-    view.setAttribute('aria-label', `Diff of ${change.path}`);
+    view.setAttribute('aria-label', `Diff of ${change.path_text}`);
     if (binary !== undefined && change.kind === 'file') {
       view.replaceChildren(
         element('div', { class: 'binary' }, [
@@ -186,35 +183,21 @@ async function showDiff(change) {
   }
 }
 
-function showConflicts(conflicts) {
-  const box = $('conflicts');
-  const list = $('conflict-list');
-  list.replaceChildren(
-    ...conflicts.map((conflict) =>
-      element('li', {}, [
-        element('code', { text: conflict.path }),
-        `: ${conflict.reason.replaceAll('_', ' ')}`,
-        conflict.expected_sha256 || conflict.actual_sha256
-          ? ` (expected ${short(conflict.expected_sha256)}, found ${short(conflict.actual_sha256)})`
-          : '',
-      ]),
-    ),
-  );
-  box.hidden = conflicts.length === 0;
-}
-
 async function act(kind, paths, mode) {
   if (kind === 'discard') {
-    const what = paths === undefined ? 'every change' : paths.length === 1 ? paths[0] : plural(paths.length, 'change');
+    const one = paths?.length === 1 ? state.changes.find((change) => change.path === paths[0]) : undefined;
+    const what = paths === undefined ? 'every change' : one !== undefined ? one.path_text : plural(paths.length, 'change');
     if (!confirm(`Discard ${what}? The agent's version is dropped and cannot be brought back.`)) return;
   }
-  const body = paths === undefined ? {} : { paths };
+  // The versions shown: of the whole listing for "all", of each listed change a selection concerns.
+  const body = paths === undefined ? { shown_set: state.setVersion } : { paths, shown: versionsFor(state.changes, paths) };
   try {
     say('Working…');
     if (kind === 'apply') {
       const result = await api('/api/apply', { ...body, mode: mode ?? 'per_file' });
       showConflicts(result.conflicts);
       const nothing = mode === 'all_or_nothing' && result.conflicts.length > 0;
+      if (movedSinceShown(result.conflicts) && result.applied.length === 0) return say(MOVED, true);
       say(
         nothing
           ? `Nothing applied: ${plural(result.conflicts.length, 'conflict')}, and Apply all changes everything or nothing.`
@@ -222,8 +205,11 @@ async function act(kind, paths, mode) {
       );
     } else if (kind === 'discard') {
       const result = await api('/api/discard', body);
-      showConflicts([]);
-      say(`Discarded ${plural(result.discarded.length, 'change')}.`);
+      showConflicts(result.conflicts);
+      if (result.discarded.length === 0 && movedSinceShown(result.conflicts)) return say(MOVED, true);
+      say(
+        `Discarded ${plural(result.discarded.length, 'change')}${result.conflicts.length > 0 ? `; ${plural(result.conflicts.length, 'conflict')} left as they are` : ''}.`,
+      );
     } else {
       const result = await api('/api/undo', { apply_id: state.lastApplyId });
       showConflicts(result.conflicts);
@@ -242,11 +228,14 @@ async function refresh() {
   const page = await api('/api/changes');
   state.changes = page.changes;
   state.cursor = page.next_cursor;
+  // The first page's version covers every change, all pages alike: "all" means exactly those.
+  state.setVersion = page.set_version;
   state.lastApplyId = page.last_apply_id;
   state.lastApply = page.last_apply;
   state.audit = page.audit;
   const known = new Set(state.changes.map((change) => change.path));
   for (const path of [...state.selected]) if (!known.has(path)) state.selected.delete(path);
+  const current = state.changes.find((change) => change.path === state.current);
   if (state.current !== null && !known.has(state.current)) {
     state.current = null;
     $('diff-view').hidden = true;
@@ -254,6 +243,8 @@ async function refresh() {
   }
   showTotals(page.totals);
   renderRows();
+  // A diff on screen that is no longer the change listed is shown again, as it is now.
+  if (current !== undefined && current.version !== state.currentVersion) await showDiff(current);
 }
 
 async function more() {
@@ -275,6 +266,11 @@ function start() {
   $('apply-all').addEventListener('click', () => act('apply', undefined, 'all_or_nothing'));
   $('discard-all').addEventListener('click', () => act('discard', undefined));
   $('undo').addEventListener('click', () => act('undo'));
+  $('reload-button').addEventListener('click', () => {
+    showConflicts([]);
+    say('');
+    refresh().catch((error) => say(error.message, true));
+  });
   $('more').addEventListener('click', () => more().catch((error) => say(error.message, true)));
   $('select-all').addEventListener('change', (event) => {
     for (const change of state.changes) {

