@@ -46,7 +46,7 @@ describe('libos call --overlay and the review commands', () => {
 
     const diff = await runLibos(['diff', 'a.txt', ...on()]);
     expect(diff.status).toBe(0);
-    expect(diff.stdout).toBe('--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n');
+    expect(diff.stdout).toMatch(/^--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1 \+1 @@\n-alpha\n\+ALPHA\n# version c-[0-9a-f]{32} a\.txt\n# version s-/u);
 
     const history = JSON.parse((await runLibos(['history', ...on()])).stdout) as { calls: Array<{ seq: number; tool: string }> };
     expect(history.calls.map((call) => call.tool)).toEqual(['write_text_file', 'delete_directory', 'write_text_file']);
@@ -78,7 +78,7 @@ describe('libos call --overlay and the review commands', () => {
     expect(some.status).toBe(3);
     expect(JSON.parse(some.stdout)).toMatchObject({ applied: ['c.txt'], conflicts: [{ path: 'a.txt' }] });
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('person\n');
-    expect(JSON.parse((await runLibos(['discard', ...on()])).stdout)).toEqual({ discarded: ['a.txt'] });
+    expect(JSON.parse((await runLibos(['discard', ...on()])).stdout)).toEqual({ discarded: ['a.txt'], conflicts: [] });
     const read = JSON.parse((await agent('read_text_file', { path: 'a.txt' })).stdout) as { result: { content: string } };
     expect(read.result.content).toBe('person\n');
   });

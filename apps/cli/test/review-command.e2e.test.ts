@@ -66,10 +66,12 @@ describe('libos review', { timeout: 90_000 }, () => {
         (await fetch(`${origin}/api/apply`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })).status,
       ).toBe(403);
       expect(await readFile(join(root, 'notes.txt'), 'utf8')).toBe('old\n');
+      // The page names the version its diff showed (docs/overlay.md, "Versions").
+      const diff = (await (await fetch(`${origin}/api/diff?path=notes.txt`, { headers })).json()) as { versions: { version: string }[] };
       const applied = await fetch(`${origin}/api/apply`, {
         method: 'POST',
         headers: { ...headers, origin, 'content-type': 'application/json' },
-        body: JSON.stringify({ paths: ['notes.txt'] }),
+        body: JSON.stringify({ paths: ['notes.txt'], shown: diff.versions.map((item) => item.version) }),
       });
       expect(await applied.json()).toMatchObject({ applied: ['notes.txt'], conflicts: [] });
       expect(await readFile(join(root, 'notes.txt'), 'utf8')).toBe('new\n');

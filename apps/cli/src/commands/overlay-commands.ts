@@ -6,6 +6,7 @@ import { openPersonOverlay } from '../workspace/open-person-overlay.js';
 import type { PersonOperations } from '../workspace/person-operations.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { OVERLAY_HELP } from './overlay-help.js';
+import { diffForPerson, personJson, shownOf } from './overlay-output.js';
 
 /** The exit status of `libos apply` when some paths conflicted (docs/overlay.md). */
 const CONFLICT_EXIT_STATUS = 3;
@@ -16,9 +17,10 @@ const FLAGS = {
   cursor: { type: 'string' },
   'max-bytes': { type: 'string' },
   'all-or-nothing': { type: 'boolean' },
+  shown: { type: 'string', multiple: true },
 } as const;
 
-type Values = Readonly<Record<string, string | boolean | undefined>>;
+type Values = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
 interface OverlayCommand {
   /** Flags of this command beyond `--root`, `--provider`, `--overlay` and the backend's. */
@@ -29,10 +31,10 @@ interface OverlayCommand {
   run(overlay: PersonOperations, positionals: readonly string[], values: Values): Promise<{ output: string; status: number }>;
 }
 
-const json = (value: unknown, status = 0) => ({ output: `${JSON.stringify(value, null, 2)}\n`, status });
+const json = (value: unknown, status = 0) => ({ output: `${personJson(value)}\n`, status });
 const paths = (positionals: readonly string[]) => (positionals.length === 0 ? {} : { paths: positionals });
 
-function integer(command: string, flag: string, value: string | boolean | undefined, minimum: number): number | undefined {
+function integer(command: string, flag: string, value: Values[string], minimum: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^\d+$/u.test(value) || Number(value) < minimum) {
     throw new UsageError(`${command}: --${flag} needs an integer of at least ${minimum}, not '${String(value)}'`);
@@ -56,15 +58,17 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     positionals: Number.POSITIVE_INFINITY,
     run: async (overlay, positionals, values) => {
       const maxBytes = integer('libos diff', 'max-bytes', values['max-bytes'], 1);
-      const { text } = await overlay.diff({ ...paths(positionals), ...(maxBytes === undefined ? {} : { maxBytes }) });
-      return { output: text, status: 0 };
+      const diff = await overlay.diff({ ...paths(positionals), ...(maxBytes === undefined ? {} : { maxBytes }) });
+      return { output: diffForPerson(diff), status: 0 };
     },
   },
   apply: {
-    flags: ['all-or-nothing'],
+    flags: ['all-or-nothing', 'shown'],
     positionals: Number.POSITIVE_INFINITY,
     run: async (overlay, positionals, values) => {
-      const result = await overlay.apply({ ...paths(positionals), mode: values['all-or-nothing'] === true ? 'all_or_nothing' : 'per_file' });
+      const shown = shownOf('libos apply', values.shown);
+      const mode = values['all-or-nothing'] === true ? 'all_or_nothing' : 'per_file';
+      const result = await overlay.apply({ ...paths(positionals), ...shown, mode });
       return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
     },
   },
@@ -75,9 +79,12 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     run: async (overlay, positionals) => json(await overlay.undoApply(positionals[0] as string)),
   },
   discard: {
-    flags: [],
+    flags: ['shown'],
     positionals: Number.POSITIVE_INFINITY,
-    run: async (overlay, positionals) => json(await overlay.discard(paths(positionals))),
+    run: async (overlay, positionals, values) => {
+      const result = await overlay.discard({ ...paths(positionals), ...shownOf('libos discard', values.shown) });
+      return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
+    },
   },
   history: { flags: [], positionals: 0, run: async (overlay) => json(await overlay.history()) },
   rewind: {
@@ -104,7 +111,7 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
     process.stdout.write(OVERLAY_HELP[name] ?? '');
     return 0;
   }
-  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing']) {
+  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing', 'shown']) {
     if (values[flag as keyof typeof values] !== undefined && !command.flags.includes(flag)) {
       throw new UsageError(`${label}: --${flag} is not an option of this command (see \`${label} --help\`)`);
     }

@@ -9,17 +9,23 @@ const COMMON = `Options:
 export const OVERLAY_HELP: Readonly<Record<string, string>> = {
   changes: `Usage: libos changes --root DIR --overlay STATE [--limit N] [--cursor C]
 
-Lists what the agent changed, in path order, as JSON: {changes, totals, next_cursor}. Each change is
-{path, change (added|modified|deleted|replaced), kind, base, current, files_within}; totals count
-every change whatever the page. Pass next_cursor back as --cursor for the next page.
+Lists what the agent changed, in path order, as JSON: {changes, totals, next_cursor, set_version}.
+Each change is {path, change (added|modified|deleted|replaced), kind, base, current, files_within,
+version}; totals count every change whatever the page. Pass next_cursor back as --cursor for the
+next page. set_version (first page only) is the version of every change, all pages: pass it, or a
+change's version, to apply or discard with --shown and nothing the agent changed since lands.
+Characters that could hide or reorder text are printed as \\uXXXX escapes (the JSON is the same).
 
   --limit N              At most N changes (default 1000)
   --cursor C             Continue after the page that returned C
 ${COMMON}`,
   diff: `Usage: libos diff --root DIR --overlay STATE [PATH...] [--max-bytes N]
 
-Prints a unified diff of the agent's changes (all, or those at or below each PATH). Binary files
-show their sizes and SHA-256. Past N bytes the diff stops with a last line saying so.
+Prints a unified diff of the agent's changes (all, or those at or below each PATH, and the new
+directories above them). Binary files show their sizes and SHA-256. Past N bytes the diff stops
+with a line saying so. Controls, bidirectional and other format characters in names and lines are
+printed escaped (\\u{202E}). Last come '# version' lines: the version of each change shown and of
+the whole, to pass to apply or discard with --shown.
 
   --max-bytes N          Cut the diff at N bytes (default 1048576)
 ${COMMON}`,
@@ -30,6 +36,10 @@ the file on disk is still the one the agent started from (by content). Prints
 {apply_id, applied, conflicts}; exits 0, or 3 when some paths conflicted (they stay as they are).
 
   --all-or-nothing       Apply nothing if any path conflicts
+  --shown VERSION        Apply only what you were shown: a change's version (c-…, repeatable) from
+                         libos changes or diff lands only if the agent left it so, else it is a
+                         conflict changed_since_shown; a set version (s-…) applies nothing at all
+                         if any change of the selection moved, came or went since
 ${COMMON}`,
   'undo-apply': `Usage: libos undo-apply ID --root DIR --overlay STATE
 
@@ -39,7 +49,11 @@ ${COMMON}`,
   discard: `Usage: libos discard --root DIR --overlay STATE [PATH...]
 
 Drops the agent's changes (all, or those at or below each PATH); the agent sees the workspace there
-again. Prints {discarded}.
+again. Prints {discarded, conflicts}; exits 3 when something was not the version shown.
+
+  --shown VERSION        Drop only what you were shown, as for libos apply: a PATH with any change
+                         whose version (c-…) was not named stays whole; a set version (s-…) that
+                         moved drops nothing
 ${COMMON}`,
   history: `Usage: libos history --root DIR --overlay STATE
 
