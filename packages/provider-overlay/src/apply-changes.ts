@@ -10,6 +10,7 @@ import { readManifest } from './manifest-store.js';
 import type { OverlayContext } from './overlay-context.js';
 import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types.js';
 import { selectedRows } from './select-rows.js';
+import { refusalOf } from './state-path-guard.js';
 
 /**
  * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
@@ -27,6 +28,12 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const blocked = new Set<string>();
   const replacedFiles = new Set<string>();
   for (const head of rows) {
+    // A path the rules refuse (a crafted state, a name the lower reserves) is one conflict, before any lower call.
+    if (refusalOf(context.lower, head.path) !== null) {
+      conflicts.push({ path: head.path, reason: 'refused_path', expected_sha256: null, actual_sha256: null });
+      blocked.add(head.path);
+      continue;
+    }
     const row = context.rows.get(head.path) as EntryRow;
     const data = await prepareStep(context, row, `${applyId.slice(6)}-${items.length + conflicts.length}`);
     const above = prefixesOf(row.path as WorkspacePath).filter((prefix) => prefix !== row.path);

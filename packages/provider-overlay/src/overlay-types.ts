@@ -58,8 +58,11 @@ export interface DiffResult {
   readonly truncated: boolean;
 }
 
-/** Why a change could not land: what the lower holds is not what the change was made from. */
-export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk';
+/**
+ * Why a change could not land: what the lower holds is not what the change was made from, or
+ * (`refused_path`) the path is one the workspace's rules refuse, so the lower is never asked.
+ */
+export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'refused_path';
 
 /** A path left as it is on disk and in the overlay. */
 export interface OverlayConflict {
