@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runLibos, temporaryDirectory } from './support/libos-binary.js';
@@ -115,5 +115,29 @@ describe('libos call --overlay and the review commands', () => {
       expect({ args, status: run.status }).toEqual({ args, status: 2 });
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+
+  it('refuses an --overlay state that is a link into the root, or whose -wal or -shm is, and opens nothing', async () => {
+    const links = join(base.path, 'links');
+    await mkdir(links);
+    // A dangling link: SQLite would create the state inside the root, where the agent reads it.
+    await symlink(join(root, 'agent-reads-this.overlay'), join(links, 'dangling.overlay'));
+    await writeFile(join(root, 'existing.overlay'), '');
+    await symlink(join(root, 'existing.overlay'), join(links, 'existing.overlay'));
+    await symlink(join(root, 'journal'), join(links, 'plain.overlay-wal'));
+    await symlink(root, join(links, 'into-root'));
+    for (const state of ['dangling.overlay', 'existing.overlay', 'plain.overlay', 'into-root/x.overlay']) {
+      const stateFile = join(links, state);
+      for (const args of [
+        ['changes', '--root', root, '--overlay', stateFile],
+        ['apply', '--root', root, '--overlay', stateFile],
+        ['call', 'list_directory', '{"path": "."}', '--root', root, '--overlay', stateFile],
+      ]) {
+        const run = await runLibos(args);
+        expect({ args, status: run.status }).toEqual({ args, status: 2 });
+        expect(run.stderr).toMatch(/--overlay .*inside the served directory/);
+      }
+    }
+    expect((await readdir(root)).sort()).toEqual(['a.txt', 'existing.overlay', 'old']);
   });
 });

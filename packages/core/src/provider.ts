@@ -273,6 +273,15 @@ export interface FileSystemProviderV1 {
    */
   openDirectory?(path: WorkspacePath, options?: ProviderCallOptions): Promise<DirectoryHandle>;
 
+  /**
+   * Judges `path` by this provider's own naming rules (a name it reserves for itself) without
+   * touching anything: throws the error a call naming the path would get (`protected_path` when
+   * `creates`, as for a write or a new directory there; `not_found` otherwise), and returns when no
+   * rule refuses it. Optional: a layer that records changes to make through this provider later
+   * (the overlay) asks first, so it never accepts a change the provider would refuse.
+   */
+  checkPath?(path: WorkspacePath, options: { readonly creates: boolean }): void;
+
   /** The host directory of a workspace directory, for spawning subprocesses; only real-disk providers have one. */
   hostPath?(path: WorkspacePath): string;
 

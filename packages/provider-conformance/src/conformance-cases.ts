@@ -2,6 +2,7 @@ import { uniqueCases } from '@libos/conformance-harness';
 import { appendCases } from './cases/append-cases.js';
 import { copyCases } from './cases/copy-cases.js';
 import { rangeCases } from './cases/range-cases.js';
+import { checkPathCases } from './cases/check-path-cases.js';
 import { cancellationCases } from './cases/cancellation-cases.js';
 import { atomicReplaceCases, exclusiveCreateCases } from './cases/concurrency-cases.js';
 import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
@@ -42,6 +43,7 @@ export const conformanceCases: readonly ConformanceCase[] = uniqueCases([
   ...appendCases,
   ...copyCases,
   ...rangeCases,
+  ...checkPathCases,
   ...directoryHandleCases,
   ...directoryBatchReadCases,
   ...symlinkCases,

@@ -70,4 +70,15 @@ export const stagingBrokenProviders: readonly BrokenCase[] = [
     fails: ['names > the deepest tree a canonical path can reach is made, written into and deleted whole'],
     passes: ['.git > recursive delete refuses a .git forty levels down'],
   },
+  {
+    name: 'says it reserves a name its writes still accept',
+    factory: broken(() => ({
+      checkPath: (path, options) => {
+        if (path.split('/').includes('.libos-staging')) {
+          throw options.creates ? new LibosError('protected_path', 'reserved', { details: { path } }) : new LibosError('not_found', 'reserved');
+        }
+      },
+    })),
+    fails: ['check path > refuses exactly the paths its writes refuse, with the same code, and changes nothing'],
+  },
 ];

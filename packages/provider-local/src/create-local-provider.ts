@@ -110,6 +110,7 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
       ),
     readFileRange: (path, rangeOptions) =>
       run('readFileRange', path, rangeOptions, (context) => (refuseIfReserved(path, false), readFileRange(context, path, rangeOptions))),
+    checkPath: (path, checkOptions) => refuseIfReserved(path, checkOptions.creates),
     openDirectory: async (path, openOptions) => {
       refuseIfReserved(path, false);
       return handles.openDirectory(path, openOptions);

@@ -73,6 +73,8 @@ export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSys
     specificationVersion: 'v1',
     name: 'memfs',
     capabilities: MEMFS_CAPABILITIES,
+    // memfs keeps no name for itself: every canonical path is the caller's.
+    checkPath: () => undefined,
     stat: (path, statOptions) => run(path, statOptions, (open) => statPath(open, path)),
     listDirectory: (path, listOptions) => run(path, listOptions, (open) => listDirectory(open, path, listOptions)),
     readFile: (path, readOptions) => run(path, readOptions, (open) => readFile(open, path, readOptions)),

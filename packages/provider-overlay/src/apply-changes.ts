@@ -11,6 +11,7 @@ import { readManifest } from './manifest-store.js';
 import type { OverlayContext } from './overlay-context.js';
 import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types.js';
 import { landingRows } from './select-rows.js';
+import { refusalOf } from './state-path-guard.js';
 
 /**
  * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
@@ -43,6 +44,12 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       continue;
     }
     if (row === undefined) continue;
+    // A path the rules refuse (a crafted state, a name the lower reserves) is one conflict, before any lower call.
+    if (refusalOf(context.lower, head.path) !== null) {
+      conflicts.push({ path: head.path, reason: 'refused_path', expected_sha256: null, actual_sha256: null });
+      blocked.add(head.path);
+      continue;
+    }
     const data = await prepareStep(context, row, `${applyId.slice(6)}-${items.length + conflicts.length}`);
     const above = prefixesOf(row.path as WorkspacePath).filter((prefix) => prefix !== row.path);
     const parentBlocked = above.some((prefix) => blocked.has(prefix));

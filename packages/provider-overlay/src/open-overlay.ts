@@ -9,6 +9,7 @@ import { closedError, createExclusive, type OverlayContext } from './overlay-con
 import { createOverlayProvider } from './overlay-provider.js';
 import type { Overlay, OverlayOptions } from './overlay-types.js';
 import { recoverApplies } from './recover-apply.js';
+import { guardedLower } from './state-path-guard.js';
 import { openStateDatabase } from './state-database.js';
 import { lastApply, undoApply } from './undo-apply.js';
 
@@ -39,10 +40,13 @@ export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
       if (agentClosed || closed) throw closedError(path);
     },
     async recover() {
-      if (anyRunning.get() !== undefined) await recoverApplies(context);
+      if (anyRunning.get() !== undefined) await recoverApplies(personContext);
     },
     now: () => new Date().toISOString(),
   };
+  // The person's operations act on paths read back from the state file: each is judged again
+  // before the lower is asked (docs/overlay.md, "apply and its journal").
+  const personContext: OverlayContext = { ...context, lower: guardedLower(options.lower) };
   const person = <T>(body: () => Promise<T> | T): Promise<T> => {
     if (closed)
       return Promise.reject(new LibosError('provider_failure', 'The overlay is closed.', { effect: 'none', details: { reason: 'closed' } }));
@@ -62,12 +66,12 @@ export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
   await person(() => undefined);
   return {
     provider,
-    changes: (changeOptions) => person(() => listChanges(context, changeOptions)),
-    diff: (diffOptions) => person(() => diffChanges(context, diffOptions)),
-    apply: (applyOptions) => person(() => applyChanges(context, applyOptions)),
-    undoApply: (applyId) => person(() => undoApply(context, applyId)),
-    lastApply: () => person(() => lastApply(context)),
-    discard: (discardOptions) => person(() => discardChanges(context, discardOptions)),
+    changes: (changeOptions) => person(() => listChanges(personContext, changeOptions)),
+    diff: (diffOptions) => person(() => diffChanges(personContext, diffOptions)),
+    apply: (applyOptions) => person(() => applyChanges(personContext, applyOptions)),
+    undoApply: (applyId) => person(() => undoApply(personContext, applyId)),
+    lastApply: () => person(() => lastApply(personContext)),
+    discard: (discardOptions) => person(() => discardChanges(personContext, discardOptions)),
     history: () => person(() => ({ calls: history.list() })),
     rewind: (seq) =>
       person(() => {

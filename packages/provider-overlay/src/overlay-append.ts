@@ -1,6 +1,6 @@
 import { checkSignal, providerErrors, type AppendFileOptions, type FileAppend, type WorkspacePath } from '@libos/core';
 import { lowerManifestStore } from './manifest-store.js';
-import { putParents, toolOf } from './overlay-mutations.js';
+import { putParents, refuseLowerRules, toolOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from './overlay-context.js';
 import { MISSING_BASE, baseOfRow, fileRow, lowerBase, probePath, type RecordedBase } from './probe-path.js';
 
@@ -21,6 +21,7 @@ export function overlayAppendFile(context: OverlayContext, path: WorkspacePath, 
     toolOf(options, 'appendFile'),
     async () => {
       checkSignal(options.signal, path);
+      refuseLowerRules(context, path);
       const probe = await probePath(context, path, options.signal);
       if (probe.kind === 'directory' || probe.kind === 'other') throw providerErrors.notAFile(path, probe.kind);
       if (probe.kind === 'symlink') throw providerErrors.symlinkRefused(path);

@@ -1,5 +1,5 @@
 import { checkSignal, providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
-import { putTransfer, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
+import { putTransfer, refuseLowerRules, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from './overlay-context.js';
 import { lowerBase, probePath } from './probe-path.js';
 
@@ -21,6 +21,7 @@ export function overlayCopyFile(
     toolOf(options, 'copyFile'),
     async () => {
       checkSignal(options.signal, from);
+      refuseLowerRules(context, to);
       const source = await probePath(context, from, options.signal);
       if (source.kind === 'missing') throw providerErrors.notFound(from, source.firstMissing);
       if (source.kind === 'directory' || source.kind === 'other') throw providerErrors.notAFile(from, source.kind);

@@ -33,6 +33,15 @@ import {
 /** The tool that made a provider call, when the tools runtime says (docs/overlay.md, "History"). */
 export const toolOf = (options: { readonly tool?: string | undefined }, method: string): string => options.tool ?? method;
 
+/**
+ * The lower's naming rules hold on the overlay (docs/overlay.md, "The agent's view"): a path the
+ * lower keeps for itself (the local provider's staging directory) is refused when the agent would
+ * create it, with the lower's own error, so no change is accepted that the apply could not land.
+ */
+export function refuseLowerRules(context: OverlayContext, path: WorkspacePath): void {
+  context.lower.checkPath?.(path, { creates: true });
+}
+
 /** Directory rows for the missing parents of a probed path, through `editor`. */
 export function putParents(context: OverlayContext, editor: CallEditor, probe: Probe, at: string): void {
   if (probe.kind !== 'missing' || probe.firstMissing === undefined || probe.firstMissing === probe.path) return;
@@ -75,6 +84,7 @@ export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, b
     toolOf(options, 'writeFile'),
     async () => {
       checkSignal(options.signal, path);
+      refuseLowerRules(context, path);
       const probe = await probePath(context, path, options.signal);
       if (probe.kind === 'directory' || probe.kind === 'other') throw providerErrors.notAFile(path, probe.kind);
       if (probe.kind === 'symlink') throw providerErrors.symlinkRefused(path);
@@ -106,6 +116,7 @@ export function overlayMakeDirectory(context: OverlayContext, path: WorkspacePat
     toolOf(options, 'makeDirectory'),
     async () => {
       checkSignal(options.signal, path);
+      refuseLowerRules(context, path);
       const probe = await probePath(context, path, options.signal);
       if (probe.kind === 'directory') {
         if (!options.existOk) throw providerErrors.alreadyExists(path);
@@ -221,6 +232,7 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
     toolOf(options, 'rename'),
     async () => {
       checkSignal(options.signal, from);
+      refuseLowerRules(context, to);
       const source = await probePath(context, from, options.signal);
       if (source.kind === 'missing') throw providerErrors.notFound(from, source.firstMissing);
       if (source.kind === 'directory' || source.kind === 'other') throw providerErrors.notAFile(from, source.kind);

@@ -36,6 +36,9 @@ export function createOverlayProvider(context: OverlayContext, close: () => Prom
     close,
   };
   // Ranges of unchanged files are the lower's own: offered only when the lower has them.
+  // The lower's naming rules are the overlay's (a write there is refused the same way).
+  const { checkPath } = lower;
+  if (checkPath !== undefined) provider.checkPath = (path, options) => checkPath.call(lower, path, options);
   if (lower.readFileRange !== undefined) provider.readFileRange = (path, options) => overlayReadFileRange(context, path, options);
   return provider;
 }

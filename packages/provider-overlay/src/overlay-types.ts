@@ -73,9 +73,10 @@ export interface DiffResult {
 
 /**
  * Why a change could not land: what the lower holds is not what the change was made from, or
- * (`changed_since_shown`) the change is not the version the person named.
+ * (`changed_since_shown`) the change is not the version the person named, or (`refused_path`) the
+ * path is one the workspace's rules refuse, so the lower is never asked.
  */
-export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown';
+export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown' | 'refused_path';
 
 /** A path left as it is on disk and in the overlay. */
 export interface OverlayConflict {

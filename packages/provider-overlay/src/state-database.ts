@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { LibosError } from '@libos/core';
 import Database from 'better-sqlite3';
@@ -96,11 +96,28 @@ function refuseInsideRoot(file: string, lowerRoot: string | undefined): void {
     }
   };
   const root = real(lowerRoot);
-  const where = resolve(real(dirname(resolve(file))), resolve(file).slice(dirname(resolve(file)).length + 1));
-  const inside = relative(root, where);
-  if (inside === '' || (!inside.startsWith(`..${sep}`) && inside !== '..' && !inside.startsWith(sep))) {
+  // The file and its journals, each where it really is: a link (even a dangling one) is followed.
+  const located = (name: string): string => {
+    const absolute = resolve(name);
+    const target = existsSync(absolute) ? undefined : linkTarget(absolute);
+    if (target !== undefined) return located(resolve(dirname(absolute), target));
+    return existsSync(absolute) ? real(absolute) : resolve(real(dirname(absolute)), absolute.slice(dirname(absolute).length + 1));
+  };
+  const within = (where: string): boolean => {
+    const inside = relative(root, where);
+    return inside === '' || (!inside.startsWith(`..${sep}`) && inside !== '..' && !inside.startsWith(sep));
+  };
+  if (['', '-wal', '-shm'].some((suffix) => within(located(`${file}${suffix}`)))) {
     throw new LibosError('invalid_arguments', 'The overlay state file must lie outside the workspace it reviews.', {
       details: { reason: 'state_inside_root' },
     });
+  }
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
   }
 }

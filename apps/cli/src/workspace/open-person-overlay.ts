@@ -1,6 +1,7 @@
 import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { UsageError } from '../usage-error.js';
 import { openProvider, readConfig } from './open-workspace.js';
+import { overlayStateFiles } from './overlay-workspace.js';
 import { personOperations, type PersonOperations } from './person-operations.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
@@ -19,14 +20,13 @@ export async function openPersonOverlay(label: string, options: WorkspaceOptions
   // An apply writes into the lower: the same bounds as the agent's server (its quota) hold there.
   const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
   const lower = await openProvider(options, config?.bounds);
-  // The audit log must lie outside what the agent reaches, as for the agent's own commands.
-  await refuseFilesInRoots(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }], lower.hostDirectories).catch(
-    async (error: unknown) => {
-      await lower.provider.close();
-      await lower.close?.();
-      throw error;
-    },
-  );
+  // The state and the audit log must lie outside what the agent reaches, as for the agent's own commands.
+  const privateFiles = [...overlayStateFiles(state), ...(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }])];
+  await refuseFilesInRoots(privateFiles, lower.hostDirectories).catch(async (error: unknown) => {
+    await lower.provider.close();
+    await lower.close?.();
+    throw error;
+  });
   let overlay: Overlay;
   try {
     overlay = await openOverlay({

@@ -1,6 +1,7 @@
 import type { OpenedProvider } from '@libos/core';
 import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { UsageError } from '../usage-error.js';
+import { refuseFilesInRoots, type PrivateFile } from './refuse-files-in-roots.js';
 
 /**
  * `--overlay STATE`: the agent works on an overlay over the opened provider, so nothing it does
@@ -8,6 +9,10 @@ import { UsageError } from '../usage-error.js';
  * every host directory the agent reaches.
  */
 export async function overlayOver(opened: OpenedProvider, stateFile: string): Promise<{ opened: OpenedProvider; overlay: Overlay }> {
+  await refuseFilesInRoots(overlayStateFiles(stateFile), opened.hostDirectories).catch(async (error: unknown) => {
+    await opened.close?.();
+    throw error;
+  });
   let overlay: Overlay;
   try {
     overlay = await openOverlay({
@@ -36,4 +41,13 @@ export async function overlayOver(opened: OpenedProvider, stateFile: string): Pr
       },
     },
   };
+}
+
+/**
+ * The files an overlay state is: the SQLite file and the -wal and -shm files beside it, each
+ * judged after resolving links, so a state that is (or whose journal is) a link into a served
+ * directory is refused before anything opens it (docs/overlay.md, "The state").
+ */
+export function overlayStateFiles(stateFile: string): PrivateFile[] {
+  return ['', '-wal', '-shm'].map((suffix) => ({ flag: '--overlay', path: `${stateFile}${suffix}` }));
 }

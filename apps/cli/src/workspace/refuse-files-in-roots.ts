@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { escapeForDisplay } from '@libos/core';
 import { UsageError } from '../usage-error.js';
@@ -29,8 +29,11 @@ export async function refuseFilesInRoots(files: readonly PrivateFile[], roots: r
   }
 }
 
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
-async function realLocation(path: string): Promise<string> {
+/**
+ * The real path of `path`, or of its nearest existing ancestor joined with the rest. A dangling
+ * link is followed to where it points (a file created through it would land there), up to 40 links.
+ */
+async function realLocation(path: string, links = 0): Promise<string> {
   const absolute = resolve(path);
   const missing: string[] = [];
   let current = absolute;
@@ -38,6 +41,8 @@ async function realLocation(path: string): Promise<string> {
     try {
       return join(await realpath(current), ...missing.reverse());
     } catch {
+      const target = links < 40 ? await readlink(current).catch(() => undefined) : undefined;
+      if (target !== undefined) return realLocation(join(resolve(dirname(current), target), ...[...missing].reverse()), links + 1);
       const parent = dirname(current);
       if (parent === current) return absolute;
       missing.push(basename(current));
