@@ -51,6 +51,7 @@ export { hostErrorCode } from './host-error-code.js';
 export { createCallGate } from './call-gate.js';
 export type { CallGate } from './call-gate.js';
 export { checkSignal } from './check-signal.js';
+export { FILE_MODE_BITS, checkFileMode } from './check-file-mode.js';
 export { LABELS, labelExceeds } from './authority.js';
 export type {
   AccessRequest,

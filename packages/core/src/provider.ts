@@ -18,6 +18,11 @@ export interface PathStatus {
   readonly kind: EntryKind | 'missing';
   readonly sizeBytes: number | null;
   readonly modifiedAt: string | null;
+  /**
+   * A regular file's permission bits (`0o777` at most), for a provider that keeps modes; absent or
+   * null otherwise. The overlay reads it to carry a mode with the bytes (docs/overlay.md, "Modes").
+   */
+  readonly mode?: number | null;
 }
 
 /**
@@ -93,6 +98,13 @@ export interface WriteFileOptions extends ProviderCallOptions {
    * existence is decided first, so the answer never depends on the file's bytes.
    */
   readonly expectedSha256?: string;
+  /**
+   * Permission bits (an integer from 0 to `0o777`; anything else is `invalid_arguments`, nothing
+   * touched) the written file ends with, whether the call creates it or replaces one: the bytes and
+   * their mode arrive together, atomically, so the file is never visible with wider permissions, not
+   * even for an instant. Absent: a new file gets the provider's default, a replaced one keeps its mode.
+   */
+  readonly mode?: number;
 }
 
 /** Options of `rename`. */
@@ -191,6 +203,12 @@ export interface FileSystemProviderV1 {
   /** A short name for messages and benchmarks, e.g. `memfs` or `local`. */
   readonly name: string;
   readonly capabilities: ProviderCapabilities;
+  /**
+   * The most file bytes the provider lets its workspace hold, refusing a write, append or copy past
+   * it with `quota_exceeded`; absent when it keeps no quota of its own (a disk is bounded by its
+   * disk). The runtime refuses a config whose `bounds.workspace_max_bytes` it does not enforce.
+   */
+  readonly workspaceMaxBytes?: number;
 
   /** Observes the kind at a path; a link as the last component is reported as kind `symlink`. */
   stat(path: WorkspacePath, options?: StatOptions): Promise<PathStatus>;
@@ -209,8 +227,9 @@ export interface FileSystemProviderV1 {
 
   /**
    * Replaces (or creates) a whole file atomically and durably, creating missing parents and keeping
-   * an existing file's mode bits. Throws `already_exists`, `not_a_file`, `symlink_refused`,
-   * `hard_link_refused`, `content_conflict`, `not_a_directory`.
+   * an existing file's mode bits unless `mode` is given. Throws `invalid_arguments` (a bad `mode`,
+   * checked before anything is touched, as `checkFileMode` does), `already_exists`, `not_a_file`,
+   * `symlink_refused`, `hard_link_refused`, `content_conflict`, `not_a_directory`.
    */
   writeFile(path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions): Promise<{ readonly created: boolean }>;
 

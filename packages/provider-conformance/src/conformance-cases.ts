@@ -21,6 +21,7 @@ import { specialFileCases } from './cases/special-file-cases.js';
 import { stagingCases } from './cases/staging-cases.js';
 import { statCases } from './cases/stat-cases.js';
 import { writeCases } from './cases/write-cases.js';
+import { modeCases } from './cases/mode-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
 
 /**
@@ -32,6 +33,7 @@ export const conformanceCases: readonly ConformanceCase[] = uniqueCases([
   ...listingCases,
   ...readCases,
   ...writeCases,
+  ...modeCases,
   ...nameCases,
   ...atomicReplaceCases,
   ...exclusiveCreateCases,

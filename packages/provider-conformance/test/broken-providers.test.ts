@@ -6,8 +6,15 @@ import { brokenProviders as firstBrokenProviders } from './broken-providers.js';
 import { moreBrokenProviders } from './more-broken-providers.js';
 import { memfsTestbed } from './memfs-testbed.js';
 import { stagingBrokenProviders } from './staging-broken-providers.js';
+import { modeBrokenProviders } from './mode-broken-providers.js';
 
-const brokenProviders = [...firstBrokenProviders, ...moreBrokenProviders, ...stagingBrokenProviders, ...appendCopyBrokenProviders];
+const brokenProviders = [
+  ...firstBrokenProviders,
+  ...moreBrokenProviders,
+  ...stagingBrokenProviders,
+  ...appendCopyBrokenProviders,
+  ...modeBrokenProviders,
+];
 const byId = new Map(conformanceCases.map((testCase) => [testCase.id, testCase]));
 
 function caseFor(id: string): ConformanceCase {

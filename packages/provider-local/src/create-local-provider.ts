@@ -47,7 +47,14 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
   const root = new PinnedRoot(options.root, procFdDirectory);
   const paths = new FdPaths(procFdDirectory, options.borrowWorkingDirectory === true);
   const gate = createCallGate('local');
-  const staging = new StagingArea(root, paths, gate);
+  let staging: StagingArea;
+  try {
+    staging = new StagingArea(root, paths, gate);
+  } catch (error) {
+    // A staging directory that is not ours refuses the start: nothing may stay open.
+    root.close();
+    throw error;
+  }
 
   // The gate keeps every call in flight until its host calls are done, so close never frees an fd a call still names.
   function run<T>(

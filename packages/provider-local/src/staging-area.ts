@@ -9,6 +9,7 @@ import type { LockPlace } from './host-lock.js';
 import { hostCode } from './map-node-error.js';
 import type { PinnedRoot } from './pinned-root.js';
 import { STAGING_NAME } from './reserved-names.js';
+import { checkStagingStatus, refuseForeignStaging } from './staging-owner.js';
 import { WRITER_SOCKET, probeGone, registerWriter, writerSocketName } from './writer-registry.js';
 import type { WriterRegistration } from './writer-registry.js';
 import { ENTRIES_PER_SLICE, yieldNow } from './yield-now.js';
@@ -48,6 +49,8 @@ export class StagingArea {
     private readonly paths: FdPaths,
     gate: CallGate,
   ) {
+    // Refused at start, so a planted directory is named once, not met by every write.
+    refuseForeignStaging(this.paths.named(root.fd, STAGING_NAME), root.hostPath);
     // The sweep is a call in flight of its own, so closing waits for it.
     const leave = gate.enter(ROOT_PATH);
     this.sweeping = this.sweep().finally(leave);
@@ -194,15 +197,12 @@ export class StagingArea {
     } catch (error) {
       throw unavailable(hostCode(error));
     }
-    // Someone else's directory (planted by another user) could let them read or swap temporaries.
-    const status = fstatSync(fd);
-    const uid = process.geteuid?.();
-    if (uid !== undefined && status.uid !== uid) {
+    // Someone else's directory (planted by another user since start) could let them read or swap temporaries.
+    try {
+      checkStagingStatus(fstatSync(fd), this.root.hostPath);
+    } catch (error) {
       closeSync(fd);
-      throw new LibosError('provider_failure', 'The staging directory of the workspace belongs to another user.', {
-        effect: 'none',
-        details: { path: STAGING_NAME },
-      });
+      throw error;
     }
     return fd;
   }

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync } from 'node:fs';
-import { baseName, pathSegments } from '@libos/core';
+import { FILE_MODE_BITS, baseName, pathSegments } from '@libos/core';
 import type { PathStatus, WorkspacePath } from '@libos/core';
 import { entryKind } from './entry-kind.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
@@ -23,7 +23,8 @@ export function statPath(context: OperationContext, path: WorkspacePath): PathSt
         : lstatOrNull(() => lstatSync(context.paths.named(directory.fd, baseName(path))), path);
     if (status === null) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
     const kind = segments.length > 0 && status.isDirectory() && isMountPoint(context, directory.fd, baseName(path)) ? 'symlink' : entryKind(status);
-    return { kind, sizeBytes: kind === 'file' ? status.size : null, modifiedAt: modifiedAt(status) };
+    if (kind !== 'file') return { kind, sizeBytes: null, modifiedAt: modifiedAt(status) };
+    return { kind, sizeBytes: status.size, modifiedAt: modifiedAt(status), mode: status.mode & FILE_MODE_BITS };
   } finally {
     directory.release();
   }

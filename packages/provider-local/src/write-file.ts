@@ -1,6 +1,6 @@
 import { closeSync, lstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError, baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
+import { LibosError, baseName, checkFileMode, checkSignal, pathSegments, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath, WriteFileOptions } from '@libos/core';
 import { hashHeld } from './hash-held.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
@@ -41,7 +41,7 @@ export function writeFile(
 
 /**
  * `writeFile` for content that `stage` writes into a temporary of its own (a copy streams its
- * source there); `stage` gets the mode bits of the file about to be replaced, or null.
+ * source there); `stage` gets `options.mode`, else the mode bits of the file about to be replaced, or null.
  */
 export async function writeStaged(
   context: OperationContext,
@@ -49,6 +49,7 @@ export async function writeStaged(
   options: WriteFileOptions,
   stage: (mode: number | null) => StagedFile,
 ): Promise<{ readonly created: boolean }> {
+  const mode = checkFileMode(options.mode, path);
   const segments = pathSegments(path);
   if (segments.length === 0) throw providerErrors.notAFile(path, 'directory');
   const { directory, created: parentsMade } = walkCreatingParents(context, segments.slice(0, -1), path, options);
@@ -57,7 +58,8 @@ export async function writeStaged(
     const target = context.paths.named(directory.fd, baseName(path));
     const current = await settledEntry(target, path);
     checkTarget(current, path, options);
-    const staged = stage(current === null ? null : current.mode & KEPT_MODE_BITS);
+    // A given mode is the temporary's from its creation, so the name never holds the bytes with wider bits.
+    const staged = stage(mode ?? (current === null ? null : current.mode & KEPT_MODE_BITS));
     try {
       await publish(context, directory, path, staged, current !== null, options, effect);
     } finally {

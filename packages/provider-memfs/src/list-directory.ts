@@ -1,4 +1,5 @@
 import {
+  FILE_MODE_BITS,
   SmallestItems,
   childPath,
   compareCodePoints,
@@ -16,7 +17,8 @@ import { kindOf, resolvePath, type MemfsStats, type Workspace } from './resolve-
 export function statPath(workspace: Workspace, path: WorkspacePath): PathStatus {
   const { leaf } = resolvePath(workspace, path);
   if (leaf === undefined) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
-  return describe(leaf);
+  const status = describe(leaf);
+  return status.kind === 'file' ? { ...status, mode: Number(leaf.mode) & FILE_MODE_BITS } : status;
 }
 
 /** Lists one level: names are read once through `opendir`, and only the kept ones are stat'ed. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hostErrorCode, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import { checkFileMode, hostErrorCode, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
 import type { IFs } from 'memfs';
 import { mapMemfsError } from './map-memfs-error.js';
 import { createMissingDirectories } from './make-directory.js';
@@ -11,9 +11,11 @@ export const NEW_FILE_MODE = 0o644;
 
 /**
  * Creates or replaces a whole file. Every check and the effect run in one synchronous block, so the
- * file checked (kind, links, hash) is the file replaced, and no reader sees a partial write.
+ * file checked (kind, links, hash) is the file replaced, and no reader sees a partial write or the
+ * bytes under any mode but `options.mode` (when given).
  */
 export function writeFile(workspace: Workspace, path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions): { created: boolean } {
+  const mode = checkFileMode(options.mode, path);
   const resolved = resolvePath(workspace, path, { missingParents: true });
   const { leaf } = resolved;
   if (resolved.segments.length === 0) throw providerErrors.notAFile(path, 'directory');
@@ -31,10 +33,10 @@ export function writeFile(workspace: Workspace, path: WorkspacePath, bytes: Uint
       changed = true;
     }
     if (leaf === undefined) {
-      writeNewFile(workspace.fs, resolved.volumePath, bytes, NEW_FILE_MODE);
+      writeNewFile(workspace.fs, resolved.volumePath, bytes, mode ?? NEW_FILE_MODE);
       return { created: true };
     }
-    replaceFile(workspace.fs, resolved.volumePath, bytes, Number(leaf.mode) & 0o7777);
+    replaceFile(workspace.fs, resolved.volumePath, bytes, mode ?? Number(leaf.mode) & 0o7777);
     return { created: false };
   } catch (error) {
     throw mapMemfsError(error, path, 'write', changed ? 'unknown' : 'none');
@@ -71,10 +73,13 @@ function checkExpectedHash(fs: IFs, path: WorkspacePath, volumePath: string, lea
 /** Exclusive creation: a name that exists (a file, a directory, even a dangling link) is EEXIST. */
 export function writeNewFile(fs: IFs, volumePath: string, bytes: Uint8Array, mode: number): void {
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-  const fd = fs.openSync(volumePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  // memfs checks the new file's own bits on this very fd (a kernel would not), so a read-only mode
+  // gets owner write until the bytes are in; one synchronous block, so no caller ever sees it.
+  const fd = fs.openSync(volumePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode | 0o200);
   try {
     try {
       writeAll(fs, fd, bytes);
+      if ((mode & 0o200) === 0) fs.fchmodSync(fd, mode);
     } finally {
       fs.closeSync(fd);
     }

@@ -10,6 +10,7 @@ import { lowerManifest, type ManifestEntry } from './lower-files.js';
 import { readManifest } from './manifest-store.js';
 import type { OverlayContext } from './overlay-context.js';
 import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types.js';
+import { modeToApply } from './mode-of.js';
 import { landingRows } from './select-rows.js';
 import { refusalOf } from './state-path-guard.js';
 
@@ -62,7 +63,8 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       continue;
     }
     if (row.base_kind === 'file') replacedFiles.add(row.path);
-    items.push({ ord: items.length, state: 'planned', data: { ...data, beforeBytes: seen.kind === 'file' ? seen.bytes : null }, row });
+    const plan = await withModes(context, data.plan, row, seen);
+    items.push({ ord: items.length, state: 'planned', data: { ...data, plan, beforeBytes: seen.kind === 'file' ? seen.bytes : null }, row });
   }
   if (items.length === 0 || (mode === 'all_or_nothing' && conflicts.length > 0)) return { apply_id: null, applied: [], conflicts };
   context.state.write(() => journalApply(context, applyId, mode, items));
@@ -121,6 +123,22 @@ async function runSteps(
 
 function nothingLands(conflicts: OverlayConflict[]): ApplyResult {
   return { apply_id: null, applied: [], conflicts };
+}
+
+/**
+ * The modes travel with the bytes (docs/overlay.md, "Modes"): the agent's file lands with the mode
+ * its row names, and a base file's mode is journaled, so an undo puts it back as it was. Both are
+ * read now, before any step runs: a move's source is still on disk.
+ */
+async function withModes(context: OverlayContext, plan: StepPlan, row: EntryRow, seen: Observed): Promise<StepPlan> {
+  const { base, put } = plan;
+  const baseMode = base.kind === 'file' && seen.kind === 'file' ? seen.mode : undefined;
+  const putMode = put?.kind === 'file' ? await modeToApply(context.lower, row.mode_of) : undefined;
+  return {
+    ...plan,
+    base: base.kind === 'file' && typeof baseMode === 'number' ? { ...base, mode: baseMode } : base,
+    put: put?.kind === 'file' && putMode !== undefined ? { ...put, mode: putMode } : put,
+  };
 }
 
 /** The plan and bytes of one row's step; a base directory's manifest is checked against the disk now. */

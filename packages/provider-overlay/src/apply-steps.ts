@@ -20,11 +20,15 @@ export interface StepPlan {
   readonly path: string;
   /** What the lower held when the change was made. */
   readonly base:
-    | { readonly kind: 'file'; readonly sha256: string }
+    | { readonly kind: 'file'; readonly sha256: string; readonly mode?: number }
     | { readonly kind: 'missing' }
     | { readonly kind: 'directory'; readonly manifest_id: number };
-  /** What lands: the agent's file (by hash), a directory, or nothing (a deletion). */
-  readonly put: { readonly kind: 'file'; readonly sha256: string } | { readonly kind: 'directory' } | null;
+  /**
+   * What lands: the agent's file (by hash), a directory, or nothing (a deletion). A file's `mode` is
+   * the one its row names (docs/overlay.md, "Modes"), absent to keep the lower's; a base file's
+   * `mode` is what an undo gives back. Journals from before modes carry neither.
+   */
+  readonly put: { readonly kind: 'file'; readonly sha256: string; readonly mode?: number } | { readonly kind: 'directory' } | null;
   /** Names this step's aside files, unique per apply and step. */
   readonly tag: string;
 }
@@ -98,8 +102,8 @@ export async function forward(lower: FileSystemProviderV1, data: StepData, hold:
   const { put, base } = data.plan;
   if (put === null) return null;
   if (put.kind === 'directory') return makeDirectoryIfFree(lower, path);
-  const expected: Expectation = base.kind === 'file' && put.kind === 'file' ? base : { kind: 'missing' };
-  return casWrite(lower, path, data.newBytes ?? new Uint8Array(), expected);
+  const expected: Expectation = base.kind === 'file' && put.kind === 'file' ? { kind: 'file', sha256: base.sha256 } : { kind: 'missing' };
+  return casWrite(lower, path, data.newBytes ?? new Uint8Array(), expected, put.mode);
 }
 
 /** Puts back a base the step holds aside (its removal was cut short, or the apply is rolled back). */
@@ -129,7 +133,7 @@ export async function backward(lower: FileSystemProviderV1, data: StepData, from
   const after = afterOf(data.plan);
   let conflict: OverlayConflict | null = null;
   if (put?.kind === 'file') {
-    if (base.kind === 'file') return casWrite(lower, path, data.beforeBytes ?? new Uint8Array(), after);
+    if (base.kind === 'file') return casWrite(lower, path, data.beforeBytes ?? new Uint8Array(), after, base.mode);
     await settlePut(lower, data);
     conflict = await casDeleteFile(lower, path, put.sha256, putAside(data.plan));
   } else if (put?.kind === 'directory') {
@@ -153,7 +157,8 @@ export async function backward(lower: FileSystemProviderV1, data: StepData, from
     return null;
   }
   if (conflict !== null) return conflict;
-  if (base.kind === 'file') return casWrite(lower, path, data.beforeBytes ?? new Uint8Array(), { kind: 'missing' });
+  // The deleted file comes back with the mode it had, not the lower's default (a 0600 key stays 0600).
+  if (base.kind === 'file') return casWrite(lower, path, data.beforeBytes ?? new Uint8Array(), { kind: 'missing' }, base.mode);
   if (base.kind === 'directory') return rewriteTree(lower, path, data.beforeTree);
   return null;
 }

@@ -5,7 +5,7 @@ import type { ConflictReason, OverlayConflict } from './overlay-types.js';
 /** What the lower holds at a path, observed through its own calls. */
 export type Observed =
   | { readonly kind: 'missing' }
-  | { readonly kind: 'file'; readonly sha256: string; readonly bytes: Uint8Array }
+  | { readonly kind: 'file'; readonly sha256: string; readonly bytes: Uint8Array; readonly mode?: number | null }
   | { readonly kind: 'directory' }
   | { readonly kind: 'other' };
 
@@ -23,7 +23,7 @@ export async function observe(lower: FileSystemProviderV1, path: WorkspacePath):
     if (status.kind === 'directory') return { kind: 'directory' };
     if (status.kind !== 'file') return { kind: 'other' };
     const bytes = await readWhole(lower, path, status.sizeBytes);
-    return { kind: 'file', sha256: sha256Hex(bytes), bytes };
+    return { kind: 'file', sha256: sha256Hex(bytes), bytes, mode: status.mode ?? null };
   } catch (error) {
     if (LibosError.is(error, 'not_found') && error.details?.reason === undefined) return { kind: 'missing' };
     if (LibosError.is(error, 'not_a_directory', 'not_found', 'symlink_refused', 'hard_link_refused', 'not_a_file')) return { kind: 'other' };
@@ -65,20 +65,26 @@ function codePointLess(left: string, right: string): boolean {
 
 /**
  * Writes a file into the lower only if it still holds `expected` (the lower's own compare-and-swap:
- * `expectedSha256` or `'missing'` with exclusive creation). Returns the conflict otherwise.
+ * `expectedSha256` or `'missing'` with exclusive creation), with permission bits `mode` when given.
+ * Returns the conflict otherwise.
  */
 export async function casWrite(
   lower: FileSystemProviderV1,
   path: WorkspacePath,
   bytes: Uint8Array,
   expected: Expectation,
+  mode?: number,
 ): Promise<OverlayConflict | null> {
   if (expected.kind === 'directory') throw new Error('casWrite expects a file or no entry');
+  // The mode lands with the bytes, in the lower's one write: never the default first, then narrowed.
+  const withMode = mode === undefined ? {} : { mode };
   try {
     await lower.writeFile(
       path,
       bytes,
-      expected.kind === 'missing' ? { overwrite: false, expectedSha256: 'missing' } : { overwrite: true, expectedSha256: expected.sha256 },
+      expected.kind === 'missing'
+        ? { overwrite: false, expectedSha256: 'missing', ...withMode }
+        : { overwrite: true, expectedSha256: expected.sha256, ...withMode },
     );
     return null;
   } catch (error) {

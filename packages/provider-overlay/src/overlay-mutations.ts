@@ -1,4 +1,5 @@
 import {
+  checkFileMode,
   checkSignal,
   isGitAlias,
   isRootPath,
@@ -15,6 +16,7 @@ import { lowerManifestStore } from './manifest-store.js';
 import { locatePath } from './locate-path.js';
 import { listMerged, listUpperOnly } from './merged-listing.js';
 import { listDirectoryMerged } from './overlay-reads.js';
+import { explicitModeOf } from './mode-of.js';
 import { mutate, type OverlayContext } from './overlay-context.js';
 import {
   MISSING_BASE,
@@ -77,6 +79,7 @@ export function putTransfer(context: OverlayContext, editor: CallEditor, to: Wor
 
 /** `writeFile` in the agent's view: the bytes land in the overlay, the base is recorded once. */
 export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions) {
+  const mode = checkFileMode(options.mode, path);
   const copy = new Uint8Array(bytes);
   return mutate(
     context,
@@ -101,8 +104,9 @@ export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, b
       const at = context.now();
       const editor = begin([path]);
       putParents(context, editor, probe, at);
-      // A replaced file keeps its mode, as on the lower: the mode a copied row carries stays.
-      editor.put(fileRow(path, copy, lowerManifestStore(context, base), at, probe.row?.mode_of ?? null));
+      // A replaced file keeps its mode, as on the lower: the mode a copied row carries stays; a given mode is the row's own.
+      const modeOf = mode === undefined ? (probe.row?.mode_of ?? null) : explicitModeOf(mode);
+      editor.put(fileRow(path, copy, lowerManifestStore(context, base), at, modeOf));
       return { created: probe.kind === 'missing' };
     },
   );

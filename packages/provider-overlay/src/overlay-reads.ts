@@ -11,7 +11,9 @@ import {
   type StatOptions,
   type WorkspacePath,
 } from '@libos/core';
+import type { RowHead } from './entry-rows.js';
 import { locatePath } from './locate-path.js';
+import { readModeOf } from './mode-of.js';
 import { listMerged, listUpperOnly } from './merged-listing.js';
 import type { OverlayContext } from './overlay-context.js';
 
@@ -23,7 +25,21 @@ export async function overlayStat(context: OverlayContext, path: WorkspacePath, 
   if (location.at === 'lower') return context.lower.stat(path, options);
   if (location.at === 'covered' || location.row.kind === 'whiteout') return { kind: 'missing', sizeBytes: null, modifiedAt: null };
   const { row } = location;
-  return { kind: row.kind === 'file' ? 'file' : 'directory', sizeBytes: row.kind === 'file' ? row.size : null, modifiedAt: row.modified_at };
+  if (row.kind !== 'file') return { kind: 'directory', sizeBytes: null, modifiedAt: row.modified_at };
+  const status: PathStatus = { kind: 'file', sizeBytes: row.size, modifiedAt: row.modified_at };
+  const mode = await rowMode(context, row, options);
+  return mode === undefined ? status : { ...status, mode };
+}
+
+// The mode a row's file carries (docs/overlay.md, "Modes"), when it is known: given, or a lower file's.
+async function rowMode(context: OverlayContext, row: RowHead, options: StatOptions): Promise<number | null | undefined> {
+  const named = readModeOf(row.mode_of);
+  if (named.kind === 'explicit') return named.mode;
+  const lowerPath = named.kind === 'lower' ? named.path : named.kind === 'own' && row.base_kind === 'file' ? (row.path as WorkspacePath) : undefined;
+  if (lowerPath === undefined) return undefined;
+  // A source a person removed or replaced since leaves the mode unknown; the file itself is still there.
+  const status = await context.lower.stat(lowerPath, options).catch(() => undefined);
+  return status?.kind === 'file' ? status.mode : undefined;
 }
 
 /** `readFile` in the agent's view: an unchanged file is the lower's own read, after one indexed lookup. */

@@ -72,6 +72,8 @@ export function overlayFixtures(provider: FileSystemProviderV1, lower: ProviderF
               if (location.at === 'covered' || location.row.kind !== 'file') throw new Error(`no file at ${path} in the agent's view`);
               const { row } = location;
               const modeOf = row.mode_of ?? (row.base_kind === 'file' ? row.path : '');
+              // A mode given to writeFile is the row's own: `/` and octal digits.
+              if (modeOf.startsWith('/')) return Number.parseInt(modeOf.slice(1), 8);
               return modeOf === '' ? NEW_FILE_MODE : modes.get(modeOf);
             },
             set: (lower.modes as NonNullable<ProviderFixtures['modes']>).set,

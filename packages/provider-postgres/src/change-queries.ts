@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkSignal, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import { checkFileMode, checkSignal, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { databaseFailure } from './database-failure.js';
 import { CHUNK_BYTES } from './migrations.js';
@@ -86,6 +86,7 @@ export async function writeFile(
   options: WriteFileOptions,
   maxBytes: number,
 ): Promise<{ created: boolean }> {
+  const mode = checkFileMode(options.mode, path);
   const at = pathNames(path);
   if (at.names.length === 0) throw providerErrors.notAFile(path, 'directory');
   const sha256 = createHash('sha256').update(bytes).digest();
@@ -111,9 +112,25 @@ export async function writeFile(
     if (outcome.status === 'ok') return { created: outcome.created };
     throw refusal(at, outcome, { expectedSha256: options.expectedSha256, writeBytes: bytes.length, maxBytes });
   };
-  if (chunks.length <= 1) {
+  // The mode is set in the transaction that lands the bytes, so no reader ever sees them under another.
+  const setMode = async (client: PoolClient): Promise<void> => {
+    if (mode === undefined) return;
+    await client.query(
+      `UPDATE ${ref.schema}.entries SET mode = $4 WHERE id = (SELECT w.entry_id FROM ${ref.schema}.walk($1, $2::bytea[], $3) w WHERE w.reached = $3)`,
+      [ref.rootId, at.names, at.names.length, mode],
+    );
+  };
+  if (chunks.length <= 1 && mode === undefined) {
     const rows = await changeStatement<Outcome & { created: boolean }>(pool, path, sql, parameters(null, chunks[0] ?? null, 0));
     return settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
+  }
+  if (chunks.length <= 1) {
+    return inTransaction(pool, path, async (client) => {
+      const { rows } = await client.query<Outcome & { created: boolean }>(sql, parameters(null, chunks[0] ?? null, 0));
+      const written = settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
+      await setMode(client);
+      return written;
+    });
   }
   return inTransaction(pool, path, async (client) => {
     // Every chunk but the last goes in first, under a fresh content id no entry names yet.
@@ -128,7 +145,9 @@ export async function writeFile(
     }
     checkSignal(options.signal, path);
     const { rows } = await client.query<Outcome & { created: boolean }>(sql, parameters(content, chunks.at(-1) ?? null, chunks.length - 1));
-    return settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
+    const written = settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
+    await setMode(client);
+    return written;
   });
 }
 

@@ -130,6 +130,8 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
     specificationVersion: 'v1',
     name: 'postgres',
     capabilities: POSTGRES_CAPABILITIES,
+    // Declared, so a runtime refuses a config bound this provider would not enforce.
+    workspaceMaxBytes: maxBytes,
     workspace,
     open: () => gate.run(ROOT, async () => ({ created: (await open(ROOT)).created })),
     stat: (path, statOptions) => read(path, statOptions, (ref) => statPath(pool, ref, path)),

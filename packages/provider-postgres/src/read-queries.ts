@@ -1,4 +1,5 @@
 import {
+  FILE_MODE_BITS,
   childPath,
   providerErrors,
   type DirectoryEntry,
@@ -29,7 +30,7 @@ interface WalkRow {
 // Each read is one statement: the walk (a STABLE function) and what it reads next share one
 // snapshot, so a read never sees half of a change, and costs one round trip.
 const statSql = (s: string) => `
-  SELECT w.reached, e.kind, e.size_bytes, e.modified_at
+  SELECT w.reached, e.kind, e.size_bytes, e.modified_at, e.mode
   FROM ${s}.walk($1, $2::bytea[], $3) w LEFT JOIN ${s}.entries e ON e.id = w.entry_id`;
 
 const readSql = (s: string) => `
@@ -62,12 +63,13 @@ function describe(kind: string, size: string | null, modifiedAt: Date | string):
 
 export async function statPath(pool: Pool, ref: WorkspaceRef, path: WorkspacePath): Promise<PathStatus> {
   const at = pathNames(path);
-  const { rows } = await pool.query<WalkRow>(statSql(ref.schema), [ref.rootId, at.names, at.names.length]);
-  const row = rows[0] ?? { reached: -1, kind: null, size_bytes: null, modified_at: null };
+  const { rows } = await pool.query<WalkRow & { mode: number | null }>(statSql(ref.schema), [ref.rootId, at.names, at.names.length]);
+  const row = rows[0] ?? { reached: -1, kind: null, size_bytes: null, modified_at: null, mode: null };
   const refused = ancestorRefusal(at, row.reached, row.kind);
   if (refused !== undefined) throw refused;
   if (row.reached < at.names.length || row.kind === null || row.modified_at === null) return { kind: 'missing', sizeBytes: null, modifiedAt: null };
-  return describe(row.kind, row.size_bytes, row.modified_at);
+  const status = describe(row.kind, row.size_bytes, row.modified_at);
+  return status.kind === 'file' && row.mode !== null ? { ...status, mode: row.mode & FILE_MODE_BITS } : status;
 }
 
 export async function readFile(pool: Pool, ref: WorkspaceRef, path: WorkspacePath, maxBytes: number): Promise<FileRead> {

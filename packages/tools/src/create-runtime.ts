@@ -11,6 +11,7 @@ import {
 } from '@libos/core';
 import { createObjectMemory, objectMemoryReader, type CheckpointSummary, type ObjectMemoryReader, type ObjectStoreV1 } from '@libos/object-memory';
 import { adaptProvider } from './adapt-provider.js';
+import { checkWorkspaceQuota } from './check-workspace-quota.js';
 import { createAuthority } from './authority/create-authority.js';
 import type { CallEnvironment } from './call-pipeline.js';
 import { createProcess, spawnAt, type RuntimeProcess, type SpawnOptions } from './runtime-process.js';
@@ -82,8 +83,8 @@ const REQUIRED_CAPABILITIES = ['atomicReplace', 'exclusiveCreate'] as const;
 
 /**
  * Builds a runtime over a provider. Throws `invalid_arguments` for a malformed config, a provider
- * that cannot replace files atomically or create them exclusively, or a tool list with a malformed
- * or repeated tool.
+ * that cannot replace files atomically or create them exclusively, a `bounds.workspace_max_bytes`
+ * the provider does not enforce, or a tool list with a malformed or repeated tool.
  */
 export async function createRuntime<const Tools extends ToolList = typeof BUILTIN_TOOLS>(options: RuntimeOptions<Tools>): Promise<Runtime<Tools>> {
   // The version seam: whatever interface version the provider implements, the tools see the current one.
@@ -97,6 +98,7 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     );
   }
   const config = parseConfig(options.config ?? {});
+  checkWorkspaceQuota(provider, config.bounds);
   const memory = await createObjectMemory({
     ...(options.objectStore === undefined ? {} : { store: options.objectStore }),
     maxPayloadBytes: config.bounds.object_payload_max_bytes,

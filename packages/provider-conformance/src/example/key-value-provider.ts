@@ -7,6 +7,7 @@ import {
   ROOT_PATH,
   SmallestItems,
   baseName,
+  checkFileMode,
   checkSignal,
   compareCodePoints,
   createCallGate,
@@ -107,6 +108,8 @@ export function createKeyValueProvider(store: KeyValueStore): FileSystemProvider
       }),
     writeFile: (path, bytes, options) =>
       run(path, options, () => {
+        // This store keeps no modes (it has no modes fixture): it checks the option and has nothing to set.
+        checkFileMode(options.mode, path);
         const entry = writable(path);
         // Existence first: overwrite:false wins over expectedSha256.
         if (entry !== undefined && !options.overwrite) throw providerErrors.alreadyExists(path);
