@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, startServe } from './support/http-serve.js';
@@ -85,6 +85,30 @@ describe('libos audit keygen, verify and show', () => {
     expect(inside.stderr.trim().split('\n')).toHaveLength(1);
     expect(inside.stderr).toContain('is inside the served directory');
     await expect(stat(join(root, 'audit.log'))).rejects.toThrow();
+    // The signing key too: an agent that reads it signs whatever log it likes (also through a link).
+    const keyInside = join(root, 'audit.key');
+    expect((await runLibos(['audit', 'keygen', keyInside])).status).toBe(0);
+    const keyLink = join(scratch.path, 'key-link');
+    await symlink(keyInside, keyLink);
+    for (const keyFile of [keyInside, keyLink]) {
+      const keyed = await runLibos([
+        'call',
+        'read_text_file',
+        '{"path":"notes.txt"}',
+        '--root',
+        root,
+        '--audit',
+        join(scratch.path, 'k.log'),
+        '--audit-key',
+        keyFile,
+      ]);
+      expect({ status: keyed.status, lines: keyed.stderr.trim().split('\n').length }).toEqual({ status: 2, lines: 1 });
+      expect(keyed.stderr).toContain('--audit-key');
+      expect(keyed.stderr).toContain('is inside the served directory');
+    }
+    await expect(stat(join(scratch.path, 'k.log'))).rejects.toThrow();
+    await rm(keyInside);
+    await rm(`${keyInside}.pub`);
     for (const args of [
       ['call', 'read_text_file', '{}', '--root', root, '--audit-key', 'k'],
       ['audit'],

@@ -2,6 +2,7 @@ import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { UsageError } from '../usage-error.js';
 import { openProvider, readConfig } from './open-workspace.js';
 import { personOperations, type PersonOperations } from './person-operations.js';
+import { auditPrivateFiles } from './audit-options.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
@@ -20,13 +21,11 @@ export async function openPersonOverlay(label: string, options: WorkspaceOptions
   const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
   const lower = await openProvider(options, config?.bounds);
   // The audit log must lie outside what the agent reaches, as for the agent's own commands.
-  await refuseFilesInRoots(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }], lower.hostDirectories).catch(
-    async (error: unknown) => {
-      await lower.provider.close();
-      await lower.close?.();
-      throw error;
-    },
-  );
+  await refuseFilesInRoots(auditPrivateFiles(options.audit), lower.hostDirectories).catch(async (error: unknown) => {
+    await lower.provider.close();
+    await lower.close?.();
+    throw error;
+  });
   let overlay: Overlay;
   try {
     overlay = await openOverlay({
