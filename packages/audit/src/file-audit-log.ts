@@ -22,7 +22,10 @@ export interface FileAuditLogOptions {
   readonly checkpointIntervalMs?: number;
   /** Milliseconds between flushes to disk (default 1000). */
   readonly flushIntervalMs?: number;
-  /** Told when a record cannot be written (the call still answers; the log records nothing more). */
+  /**
+   * Told when a record or checkpoint cannot be written (the call it belonged to fails
+   * `provider_failure`; the next one tries again): once per run of failures.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -75,7 +78,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
         flushIntervalMs: options.flushIntervalMs ?? 1000,
       },
-      (error) => report(error),
+      (error) => options.onError?.(error),
     );
   } catch (error) {
     lock.release();
@@ -83,19 +86,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   }
   const open = new Set<FileAuditSession>();
   let closing: Promise<void> | undefined;
-  let reported = false;
-  const report = (error: unknown) => {
-    if (!reported) options.onError?.(error);
-    reported = true;
-  };
-  const append = (entry: AuditEntry): Promise<void> => {
-    try {
-      return writer.append(entry);
-    } catch (error) {
-      report(error);
-      return DONE;
-    }
-  };
+  const append = (entry: AuditEntry): Promise<void> => writer.append(entry);
 
   return {
     path,
@@ -168,6 +159,8 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
             });
           }
           await append(marker('session_end', roundMs(performance.now() - started)));
+          // A signed checkpoint covers every ended session: verify with a key calls a log without one truncated.
+          await writer.checkpoint();
         },
       };
       open.add(session);
@@ -188,8 +181,6 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
 }
 
 const END_WAIT_MS = 2000;
-
-const DONE = Promise.resolve();
 
 /** Milliseconds to the microsecond, so records stay short. */
 export function roundMs(value: number): number {

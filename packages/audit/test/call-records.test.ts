@@ -208,3 +208,18 @@ describe('a record for every call, whatever its outcome', () => {
     await runtime.close();
   });
 });
+
+describe('a call on an ended process', () => {
+  it('is refused denied and still has its record', async () => {
+    const log = await openLog();
+    const runtime = await auditedRuntime(log);
+    const agent = runtime.spawn();
+    await agent.end();
+    const refused = await agent.call('write_text_file', { path: 'late.txt', content: 'x' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'denied', effect: 'none', details: { process: agent.id } } });
+    expect(callRecordsOf(log.path)).toMatchObject([
+      { tool: 'write_text_file', process: agent.id, paths: [], decision: null, result: { ok: false, code: 'denied', effect: 'none' }, effects: [] },
+    ]);
+    await runtime.close();
+  });
+});

@@ -45,7 +45,10 @@ export interface AuditCall {
   notePath(path: WorkspacePath): void;
   /** One authority decision of the call. */
   noteDecision(decision: AuditDecision): void;
-  /** Writes the record; resolves once it is in the log (before the caller sees the result). Never rejects. */
+  /**
+   * Writes the record; resolves once it is in the log (before the caller sees the result). Rejects
+   * when it could not be written: the call is then answered `provider_failure`, never as a success.
+   */
   finish(result: CallResult): Promise<void>;
 }
 

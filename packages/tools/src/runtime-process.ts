@@ -79,7 +79,7 @@ function processFromState<Tools extends ToolList>(
   const lifetime = createProcessLifetime(id);
   // The pipeline checks every argument at run time; the types only spare a TypeScript caller the mistake.
   const call = (name: string, args: unknown = {}, options: CallOptions = {}): Promise<CallResult> =>
-    lifetime.run(() => runCall(environment, state, name, args, options));
+    lifetime.run((refusal) => runCall(environment, state, name, args, options, refusal));
   return {
     id,
     get cwd() {
