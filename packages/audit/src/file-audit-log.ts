@@ -3,7 +3,8 @@ import { realpathSync } from 'node:fs';
 import { dirname, basename, join, relative, isAbsolute, resolve } from 'node:path';
 import { LibosError, type AuditSession, type AuditTrail } from '@libos/core';
 import type { AuditEffect, AuditEntry, AuditResult } from './audit-record.js';
-import { argumentsSha256 } from './canonical-hash.js';
+import { openArgumentKey } from './argument-key.js';
+import { argumentsDigest } from './canonical-hash.js';
 import { toSigningKey } from './checkpoint-signature.js';
 import { openCallRecorder } from './call-recorder.js';
 import { isoTime } from './iso-time.js';
@@ -12,7 +13,7 @@ import { takeWriterLock } from './writer-lock.js';
 
 /** Options of `createFileAuditLog`. */
 export interface FileAuditLogOptions {
-  /** The log file (host path); `PATH.checkpoints` and `PATH.lock` sit beside it. */
+  /** The log file (host path); `PATH.checkpoints`, `PATH.key` (its argument key) and `PATH.lock` sit beside it. */
   readonly path: string;
   /** An Ed25519 private key (KeyObject or PEM) that signs every checkpoint. */
   readonly signingKey?: KeyObject | string;
@@ -69,7 +70,10 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   }
   const lock = takeWriterLock(path);
   let writer: RecordWriter;
+  let argumentKey: Buffer;
   try {
+    // Made with the log, beside it (so outside every root, as the log must be), before any record.
+    argumentKey = openArgumentKey(`${path}.key`);
     writer = openRecordWriter(
       path,
       signingKey,
@@ -125,7 +129,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         id,
         begin(start) {
           inFlight += 1;
-          return openCallRecorder(id, start, appendCall);
+          return openCallRecorder(id, start, appendCall, argumentKey);
         },
         async recordOperation(operation) {
           await append({
@@ -134,7 +138,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
             process: null,
             client: null,
             tool: operation.operation,
-            arguments_sha256: operation.arguments === undefined ? null : argumentsSha256(operation.arguments),
+            arguments_sha256: operation.arguments === undefined ? null : argumentsDigest(argumentKey, operation.arguments),
             paths: [...(operation.paths ?? [])],
             // A person ran it: no grant decides a person's own command.
             decision: null,

@@ -21,11 +21,17 @@ export function auditOptionsFrom(command: string, file: string | undefined, keyF
 
 /**
  * The files of `--audit` the agent must never reach, for `refuseFilesInRoots`: the log (which it
- * could read or replace) and the signing key (with which it could sign a forged log).
+ * could read or replace), its argument key (with which it could test guesses at arguments) and the
+ * signing key (with which it could sign a forged log).
  */
 export function auditPrivateFiles(audit: AuditOptions | undefined): PrivateFile[] {
   if (audit === undefined) return [];
-  return [{ flag: '--audit', path: audit.file }, ...(audit.keyFile === undefined ? [] : [{ flag: '--audit-key', path: audit.keyFile }])];
+  return [
+    { flag: '--audit', path: audit.file },
+    // Its argument key, beside it: a link there into the root is named here rather than failing later.
+    { flag: '--audit', path: `${audit.file}.key` },
+    ...(audit.keyFile === undefined ? [] : [{ flag: '--audit-key', path: audit.keyFile }]),
+  ];
 }
 
 /**
