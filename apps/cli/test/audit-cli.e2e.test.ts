@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, startServe } from './support/http-serve.js';
-import { runLibos, temporaryDirectory } from './support/libos-binary.js';
+import { LIBOS_BIN, runLibos, temporaryDirectory } from './support/libos-binary.js';
 import { startMcpSession, type ElicitationAnswer } from './support/mcp-session.js';
 
 let scratch: Awaited<ReturnType<typeof temporaryDirectory>>;
@@ -169,5 +172,50 @@ describe('libos mcp --audit', () => {
       expect(await server.stop()).toBe(0);
     }
     expect(JSON.parse((await runLibos(['audit', 'verify', file])).stdout)).toMatchObject({ ok: true });
+  });
+});
+
+describe('libos with a tracer provider registered in its process', () => {
+  it("makes one execute_tool span per call, through the program's own copy of @opentelemetry/api", async () => {
+    // The program's copy of the API, not one the bundled CLI could resolve from where it lies.
+    const api = createRequire(fileURLToPath(new URL('../../../packages/audit/package.json', import.meta.url))).resolve('@opentelemetry/api');
+    const register = join(scratch.path, 'register-tracing.mjs');
+    await writeFile(
+      register,
+      [
+        `import { createRequire } from 'node:module';`,
+        `import { writeSync } from 'node:fs';`,
+        `const { trace } = createRequire(import.meta.url)(${JSON.stringify(api)});`,
+        'trace.setGlobalTracerProvider({ getTracer: () => ({ startSpan(name, options) {',
+        '  const attributes = { ...options.attributes };',
+        '  return { setAttribute(key, value) { attributes[key] = value; }, setStatus() {},',
+        "    end() { writeSync(2, 'SPAN ' + JSON.stringify({ name, attributes }) + '\\n'); } };",
+        '} }) });',
+      ].join('\n'),
+    );
+    const file = join(scratch.path, 'traced.log');
+    const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', pathToFileURL(register).href, LIBOS_BIN, 'call', 'read_text_file', '{"path":"notes.txt"}', '--root', root, '--audit', file],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    expect(run.status).toBe(0);
+    const spans = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('SPAN '))
+      .map((line) => JSON.parse(line.slice(5)));
+    expect(spans).toEqual([
+      {
+        name: 'execute_tool read_text_file',
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_text_file', 'libos.decision': 'allowed' },
+      },
+    ]);
   });
 });
