@@ -158,20 +158,39 @@ describe('libos mcp --audit', () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, checkpoints: 3 });
   });
 
-  it('libos serve --audit names the MCP session and client in each record', async () => {
+  it("libos serve --audit names the MCP session and client in each record, with the session's start and end", async () => {
     const file = join(scratch.path, 'serve.log');
-    const server = await startServe(['--root', root, '--audit', file]);
+    const key = join(scratch.path, 'serve.key');
+    expect((await runLibos(['audit', 'keygen', key])).status).toBe(0);
+    const server = await startServe(['--root', root, '--audit', file, '--audit-key', key]);
+    let sessionId: string | undefined;
     try {
       const connection = await connectHttp(server.url);
       await connection.call('read_text_file', { path: 'notes.txt' });
-      const sessionId = connection.transport.sessionId;
+      await connection.call('list_directory', { path: '.' });
+      sessionId = connection.transport.sessionId;
+      // Ended by DELETE: its end record follows the records of its calls.
+      await connection.transport.terminateSession();
       await connection.client.close();
-      const read = (await recordsOf(file)).find((record) => record.tool === 'read_text_file');
-      expect(read).toMatchObject({ session: sessionId, client: { name: 'libos-http-test', version: '0.0.0' }, result: { ok: true } });
+      const client = { name: 'libos-http-test', version: '0.0.0' };
+      await expect
+        .poll(async () => (await recordsOf(file)).filter((record) => record.session === sessionId).map((record) => [record.tool, record.client]), {
+          timeout: 10_000,
+        })
+        .toEqual([
+          ['session_start', client],
+          ['read_text_file', client],
+          ['list_directory', client],
+          ['session_end', client],
+        ]);
+      // The session's end has its signed checkpoint while the server still runs.
+      await expect
+        .poll(async () => JSON.parse((await runLibos(['audit', 'verify', file, '--public-key', `${key}.pub`])).stdout), { timeout: 10_000 })
+        .toMatchObject({ ok: true });
     } finally {
       expect(await server.stop()).toBe(0);
     }
-    expect(JSON.parse((await runLibos(['audit', 'verify', file])).stdout)).toMatchObject({ ok: true });
+    expect(JSON.parse((await runLibos(['audit', 'verify', file, '--public-key', `${key}.pub`])).stdout)).toMatchObject({ ok: true });
   });
 });
 

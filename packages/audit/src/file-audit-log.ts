@@ -1,7 +1,7 @@
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { dirname, basename, join, relative, isAbsolute, resolve } from 'node:path';
-import { LibosError, type AuditSession, type AuditTrail } from '@libos/core';
+import { LibosError, type AuditClient, type AuditSession, type AuditTrail } from '@libos/core';
 import type { AuditEffect, AuditEntry, AuditResult } from './audit-record.js';
 import { openArgumentKey } from './argument-key.js';
 import { argumentsDigest } from './canonical-hash.js';
@@ -101,11 +101,11 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
       }
       const id = info.session ?? `ses_${randomBytes(8).toString('hex')}`;
       const started = performance.now();
-      const marker = (tool: string, durationMs: number): AuditEntry => ({
+      const marker = (tool: string, durationMs: number, session = id, client: AuditClient | null = null): AuditEntry => ({
         time: isoTime(),
-        session: id,
+        session,
         process: null,
-        client: null,
+        client,
         tool,
         arguments_sha256: null,
         paths: [],
@@ -115,6 +115,8 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         duration_ms: durationMs,
       });
       await append(marker('session_start', 0));
+      // The sessions inside this one (MCP sessions over HTTP) still open, and when each started.
+      const inner = new Map<string, number>();
       let ended = false;
       let inFlight = 0;
       let settled: (() => void) | undefined;
@@ -130,6 +132,18 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         begin(start) {
           inFlight += 1;
           return openCallRecorder(id, start, appendCall, argumentKey);
+        },
+        async recordSession(event, caller) {
+          const client = caller.client === undefined ? null : { name: String(caller.client.name), version: String(caller.client.version) };
+          if (event === 'session_start') {
+            inner.set(caller.session, performance.now());
+            await append(marker('session_start', 0, caller.session, client));
+            return;
+          }
+          const began = inner.get(caller.session) ?? performance.now();
+          inner.delete(caller.session);
+          await append(marker('session_end', roundMs(performance.now() - began), caller.session, client));
+          await writer.checkpoint();
         },
         async recordOperation(operation) {
           await append({

@@ -56,6 +56,11 @@ export interface AuditCall {
 export interface AuditSession {
   readonly id: string;
   begin(start: AuditCallStart): AuditCall;
+  /**
+   * Writes the start or end record of a session inside this one whose calls name it as their
+   * caller's `session` (an MCP session over Streamable HTTP, served by one process).
+   */
+  recordSession?(event: 'session_start' | 'session_end', caller: AuditCallerContext & { readonly session: string }): Promise<void>;
   /** Writes the session's end record. */
   end(): Promise<void>;
 }
