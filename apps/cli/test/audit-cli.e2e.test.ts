@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, startServe } from './support/http-serve.js';
-import { runLibos, temporaryDirectory } from './support/libos-binary.js';
+import { LIBOS_BIN, runLibos, temporaryDirectory } from './support/libos-binary.js';
 import { startMcpSession, type ElicitationAnswer } from './support/mcp-session.js';
 
 let scratch: Awaited<ReturnType<typeof temporaryDirectory>>;
@@ -85,6 +88,30 @@ describe('libos audit keygen, verify and show', () => {
     expect(inside.stderr.trim().split('\n')).toHaveLength(1);
     expect(inside.stderr).toContain('is inside the served directory');
     await expect(stat(join(root, 'audit.log'))).rejects.toThrow();
+    // The signing key too: an agent that reads it signs whatever log it likes (also through a link).
+    const keyInside = join(root, 'audit.key');
+    expect((await runLibos(['audit', 'keygen', keyInside])).status).toBe(0);
+    const keyLink = join(scratch.path, 'key-link');
+    await symlink(keyInside, keyLink);
+    for (const keyFile of [keyInside, keyLink]) {
+      const keyed = await runLibos([
+        'call',
+        'read_text_file',
+        '{"path":"notes.txt"}',
+        '--root',
+        root,
+        '--audit',
+        join(scratch.path, 'k.log'),
+        '--audit-key',
+        keyFile,
+      ]);
+      expect({ status: keyed.status, lines: keyed.stderr.trim().split('\n').length }).toEqual({ status: 2, lines: 1 });
+      expect(keyed.stderr).toContain('--audit-key');
+      expect(keyed.stderr).toContain('is inside the served directory');
+    }
+    await expect(stat(join(scratch.path, 'k.log'))).rejects.toThrow();
+    await rm(keyInside);
+    await rm(`${keyInside}.pub`);
     for (const args of [
       ['call', 'read_text_file', '{}', '--root', root, '--audit-key', 'k'],
       ['audit'],
@@ -131,19 +158,83 @@ describe('libos mcp --audit', () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, checkpoints: 3 });
   });
 
-  it('libos serve --audit names the MCP session and client in each record', async () => {
+  it("libos serve --audit names the MCP session and client in each record, with the session's start and end", async () => {
     const file = join(scratch.path, 'serve.log');
-    const server = await startServe(['--root', root, '--audit', file]);
+    const key = join(scratch.path, 'serve.key');
+    expect((await runLibos(['audit', 'keygen', key])).status).toBe(0);
+    const server = await startServe(['--root', root, '--audit', file, '--audit-key', key]);
+    let sessionId: string | undefined;
     try {
       const connection = await connectHttp(server.url);
       await connection.call('read_text_file', { path: 'notes.txt' });
-      const sessionId = connection.transport.sessionId;
+      await connection.call('list_directory', { path: '.' });
+      sessionId = connection.transport.sessionId;
+      // Ended by DELETE: its end record follows the records of its calls.
+      await connection.transport.terminateSession();
       await connection.client.close();
-      const read = (await recordsOf(file)).find((record) => record.tool === 'read_text_file');
-      expect(read).toMatchObject({ session: sessionId, client: { name: 'libos-http-test', version: '0.0.0' }, result: { ok: true } });
+      const client = { name: 'libos-http-test', version: '0.0.0' };
+      await expect
+        .poll(async () => (await recordsOf(file)).filter((record) => record.session === sessionId).map((record) => [record.tool, record.client]), {
+          timeout: 10_000,
+        })
+        .toEqual([
+          ['session_start', client],
+          ['read_text_file', client],
+          ['list_directory', client],
+          ['session_end', client],
+        ]);
+      // The session's end has its signed checkpoint while the server still runs.
+      await expect
+        .poll(async () => JSON.parse((await runLibos(['audit', 'verify', file, '--public-key', `${key}.pub`])).stdout), { timeout: 10_000 })
+        .toMatchObject({ ok: true });
     } finally {
       expect(await server.stop()).toBe(0);
     }
-    expect(JSON.parse((await runLibos(['audit', 'verify', file])).stdout)).toMatchObject({ ok: true });
+    expect(JSON.parse((await runLibos(['audit', 'verify', file, '--public-key', `${key}.pub`])).stdout)).toMatchObject({ ok: true });
+  });
+});
+
+describe('libos with a tracer provider registered in its process', () => {
+  it("makes one execute_tool span per call, through the program's own copy of @opentelemetry/api", async () => {
+    // The program's copy of the API, not one the bundled CLI could resolve from where it lies.
+    const api = createRequire(fileURLToPath(new URL('../../../packages/audit/package.json', import.meta.url))).resolve('@opentelemetry/api');
+    const register = join(scratch.path, 'register-tracing.mjs');
+    await writeFile(
+      register,
+      [
+        `import { createRequire } from 'node:module';`,
+        `import { writeSync } from 'node:fs';`,
+        `const { trace } = createRequire(import.meta.url)(${JSON.stringify(api)});`,
+        'trace.setGlobalTracerProvider({ getTracer: () => ({ startSpan(name, options) {',
+        '  const attributes = { ...options.attributes };',
+        '  return { setAttribute(key, value) { attributes[key] = value; }, setStatus() {},',
+        "    end() { writeSync(2, 'SPAN ' + JSON.stringify({ name, attributes }) + '\\n'); } };",
+        '} }) });',
+      ].join('\n'),
+    );
+    const file = join(scratch.path, 'traced.log');
+    const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', pathToFileURL(register).href, LIBOS_BIN, 'call', 'read_text_file', '{"path":"notes.txt"}', '--root', root, '--audit', file],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    expect(run.status).toBe(0);
+    const spans = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('SPAN '))
+      .map((line) => JSON.parse(line.slice(5)));
+    expect(spans).toEqual([
+      {
+        name: 'execute_tool read_text_file',
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_text_file', 'libos.decision': 'allowed' },
+      },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { AuditCall, AuditCallStart, AuditDecision, CallResult } from '@libos/core';
 import type { AuditEffect, AuditEntry, AuditRecordDecision } from './audit-record.js';
-import { argumentsSha256 } from './canonical-hash.js';
+import { argumentsDigest } from './canonical-hash.js';
 import { isoTime } from './iso-time.js';
 import { startSpan } from './telemetry.js';
 import { watchProvider } from './watch-provider.js';
@@ -11,11 +11,16 @@ const MAX_PATHS = 64;
 const STRENGTH = { allowed: 0, asked: 1, denied: 2 } as const;
 
 /** The record of one call: what it named, how it was decided, what it changed, and how it ended. */
-export function openCallRecorder(session: string, start: AuditCallStart, append: (entry: AuditEntry) => Promise<void>): AuditCall {
+export function openCallRecorder(
+  session: string,
+  start: AuditCallStart,
+  append: (entry: AuditEntry) => Promise<void>,
+  argumentKey: Uint8Array,
+): AuditCall {
   const time = isoTime();
   const started = performance.now();
   // Hashed now: a caller may change its arguments object once the call has begun.
-  const hash = argumentsSha256(start.arguments);
+  const hash = argumentsDigest(argumentKey, start.arguments);
   const tool = typeof start.tool === 'string' ? start.tool : null;
   const paths: string[] = [];
   const effects: AuditEffect[] = [];

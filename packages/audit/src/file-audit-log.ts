@@ -1,9 +1,10 @@
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { dirname, basename, join, relative, isAbsolute, resolve } from 'node:path';
-import { LibosError, type AuditSession, type AuditTrail } from '@libos/core';
+import { LibosError, type AuditClient, type AuditSession, type AuditTrail } from '@libos/core';
 import type { AuditEffect, AuditEntry, AuditResult } from './audit-record.js';
-import { argumentsSha256 } from './canonical-hash.js';
+import { openArgumentKey } from './argument-key.js';
+import { argumentsDigest } from './canonical-hash.js';
 import { toSigningKey } from './checkpoint-signature.js';
 import { openCallRecorder } from './call-recorder.js';
 import { isoTime } from './iso-time.js';
@@ -12,7 +13,7 @@ import { takeWriterLock } from './writer-lock.js';
 
 /** Options of `createFileAuditLog`. */
 export interface FileAuditLogOptions {
-  /** The log file (host path); `PATH.checkpoints` and `PATH.lock` sit beside it. */
+  /** The log file (host path); `PATH.checkpoints`, `PATH.key` (its argument key) and `PATH.lock` sit beside it. */
   readonly path: string;
   /** An Ed25519 private key (KeyObject or PEM) that signs every checkpoint. */
   readonly signingKey?: KeyObject | string;
@@ -22,7 +23,10 @@ export interface FileAuditLogOptions {
   readonly checkpointIntervalMs?: number;
   /** Milliseconds between flushes to disk (default 1000). */
   readonly flushIntervalMs?: number;
-  /** Told when a record cannot be written (the call still answers; the log records nothing more). */
+  /**
+   * Told when a record or checkpoint cannot be written (the call it belonged to fails
+   * `provider_failure`; the next one tries again): once per run of failures.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -66,7 +70,10 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   }
   const lock = takeWriterLock(path);
   let writer: RecordWriter;
+  let argumentKey: Buffer;
   try {
+    // Made with the log, beside it (so outside every root, as the log must be), before any record.
+    argumentKey = openArgumentKey(`${path}.key`);
     writer = openRecordWriter(
       path,
       signingKey,
@@ -75,7 +82,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
         flushIntervalMs: options.flushIntervalMs ?? 1000,
       },
-      (error) => report(error),
+      (error) => options.onError?.(error),
     );
   } catch (error) {
     lock.release();
@@ -83,19 +90,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   }
   const open = new Set<FileAuditSession>();
   let closing: Promise<void> | undefined;
-  let reported = false;
-  const report = (error: unknown) => {
-    if (!reported) options.onError?.(error);
-    reported = true;
-  };
-  const append = (entry: AuditEntry): Promise<void> => {
-    try {
-      return writer.append(entry);
-    } catch (error) {
-      report(error);
-      return DONE;
-    }
-  };
+  const append = (entry: AuditEntry): Promise<void> => writer.append(entry);
 
   return {
     path,
@@ -106,11 +101,11 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
       }
       const id = info.session ?? `ses_${randomBytes(8).toString('hex')}`;
       const started = performance.now();
-      const marker = (tool: string, durationMs: number): AuditEntry => ({
+      const marker = (tool: string, durationMs: number, session = id, client: AuditClient | null = null): AuditEntry => ({
         time: isoTime(),
-        session: id,
+        session,
         process: null,
-        client: null,
+        client,
         tool,
         arguments_sha256: null,
         paths: [],
@@ -120,6 +115,8 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         duration_ms: durationMs,
       });
       await append(marker('session_start', 0));
+      // The sessions inside this one (MCP sessions over HTTP) still open, and when each started.
+      const inner = new Map<string, number>();
       let ended = false;
       let inFlight = 0;
       let settled: (() => void) | undefined;
@@ -134,7 +131,19 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         id,
         begin(start) {
           inFlight += 1;
-          return openCallRecorder(id, start, appendCall);
+          return openCallRecorder(id, start, appendCall, argumentKey);
+        },
+        async recordSession(event, caller) {
+          const client = caller.client === undefined ? null : { name: String(caller.client.name), version: String(caller.client.version) };
+          if (event === 'session_start') {
+            inner.set(caller.session, performance.now());
+            await append(marker('session_start', 0, caller.session, client));
+            return;
+          }
+          const began = inner.get(caller.session) ?? performance.now();
+          inner.delete(caller.session);
+          await append(marker('session_end', roundMs(performance.now() - began), caller.session, client));
+          await writer.checkpoint();
         },
         async recordOperation(operation) {
           await append({
@@ -143,7 +152,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
             process: null,
             client: null,
             tool: operation.operation,
-            arguments_sha256: operation.arguments === undefined ? null : argumentsSha256(operation.arguments),
+            arguments_sha256: operation.arguments === undefined ? null : argumentsDigest(argumentKey, operation.arguments),
             paths: [...(operation.paths ?? [])],
             // A person ran it: no grant decides a person's own command.
             decision: null,
@@ -168,6 +177,8 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
             });
           }
           await append(marker('session_end', roundMs(performance.now() - started)));
+          // A signed checkpoint covers every ended session: verify with a key calls a log without one truncated.
+          await writer.checkpoint();
         },
       };
       open.add(session);
@@ -188,8 +199,6 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
 }
 
 const END_WAIT_MS = 2000;
-
-const DONE = Promise.resolve();
 
 /** Milliseconds to the microsecond, so records stay short. */
 export function roundMs(value: number): number {

@@ -7,6 +7,8 @@ export { readRecords } from './read-records.js';
 export type { RecordFilter } from './read-records.js';
 export { writeSigningKeyPair } from './signing-keys.js';
 export { canonicalJson } from './canonical-json.js';
+export { argumentsDigest } from './canonical-hash.js';
+export { readArgumentKey } from './argument-key.js';
 export { signedBytes } from './checkpoint-signature.js';
 export { telemetryReady } from './telemetry.js';
 export { RECORD_KEYS } from './audit-record.js';

@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fstatSync, fsync, fsyncSync, openSync, writeSync, type PathLike } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, writeSync, type PathLike } from 'node:fs';
 import { promisify } from 'node:util';
 import type { KeyObject } from 'node:crypto';
 import type { AuditCheckpoint, AuditEntry, AuditRecord } from './audit-record.js';
@@ -25,10 +25,12 @@ export interface RecordWriter {
   /**
    * Chains one record and writes it before the current turn ends (with the records of the calls
    * that ended in the same turn, in one write); resolves once it is in the file, so a caller that
-   * awaits it answers only after. Throws once the log is closed or stopped.
+   * awaits it answers only after. Rejects when the record could not be written (none of its batch
+   * is kept and the chain goes back to the last record on disk, so the next call tries again), and
+   * once the log is closed or stopped.
    */
   append(entry: AuditEntry): Promise<void>;
-  /** Fsyncs the log, then appends a checkpoint naming the last record (if any since the last one). */
+  /** Fsyncs the log, then appends a checkpoint naming the last record (if any since the last one); rejects if it could not. */
   checkpoint(): Promise<void>;
   close(): Promise<void>;
 }
@@ -72,32 +74,74 @@ export function openRecordWriter(
     closeSync(checkpointFd);
     throw new TypeError(`The audit log ${path} holds fewer records than its last checkpoint names (it was truncated); run libos audit verify.`);
   }
+  // What is on disk, as this writer knows it: a failed write is cut back to these sizes.
+  let logSize = fstatSync(logFd).size;
+  let checkpointSize = fstatSync(checkpointFd).size;
   let dirty = false;
   let chain: Promise<void> = Promise.resolve();
-  let failure: unknown;
+  // The checkpoint due every `checkpointEvery` records: calls that end while it is written wait for it.
+  let due: Promise<void> | undefined;
   let broken: unknown;
+  let failing = false;
   let closed = false;
+
+  const failed = (error: unknown) => {
+    // Told once per run of failures, again after the log has recovered and failed anew.
+    if (!failing) onError(error);
+    failing = true;
+  };
 
   // The lines of the records chained since the last write, in order, written together.
   let pending = '';
   let batch: Promise<void> | undefined;
-  let releaseBatch: () => void = () => {};
+  let settleBatch: (error?: unknown) => void = () => {};
+  // The chain as it stood before the pending lines, to go back to if they cannot be written.
+  let batchSeq = seq;
+  let batchLast = last;
   const writePending = () => {
     if (pending === '') return;
     const text = pending;
-    const release = releaseBatch;
+    const settle = settleBatch;
     pending = '';
     batch = undefined;
     try {
-      if (broken === undefined) writeLine(logFd, text);
+      writeLine(logFd, text);
+      logSize += Buffer.byteLength(text, 'utf8');
       dirty = true;
+      failing = false;
+      settle();
     } catch (error) {
-      // A torn line may now end the file: nothing may be chained after it.
-      broken = error;
-      onError(error);
-    } finally {
-      release();
+      // None of these records is kept: the file is cut back to its last whole record and the chain
+      // continues from there, so a torn line never stays and the next call tries again.
+      resync();
+      failed(error);
+      settle(error);
     }
+  };
+
+  const resync = () => {
+    try {
+      ftruncateSync(logFd, logSize);
+      seq = batchSeq;
+      last = batchLast;
+    } catch (truncateFailure) {
+      // The file's end is not what this writer knows: the chain goes on from what the file holds.
+      try {
+        const tail = lastLineOf(logFd, MAX_RECORD_BYTES);
+        const record = tail === undefined ? { seq: 0 } : (JSON.parse(tail.toString('utf8')) as Partial<AuditRecord>);
+        if (!Number.isSafeInteger(record.seq)) throw new Error('bad seq');
+        seq = record.seq as number;
+        last = tail === undefined ? GENESIS : sha256Hex(tail);
+        logSize = fstatSync(logFd).size;
+      } catch (error) {
+        // Nothing can be chained after a line this writer cannot read back: every later call fails.
+        broken = new Error(`The audit log ${path} stopped recording: a write failed and its end cannot be read back.`, {
+          cause: error ?? truncateFailure,
+        });
+        onError(broken);
+      }
+    }
+    if (checkpointed > seq) checkpointed = seq;
   };
 
   const flush = () => {
@@ -107,32 +151,51 @@ export function openRecordWriter(
   };
   const flushTimer = setInterval(flush, timing.flushIntervalMs);
   flushTimer.unref();
-  const checkpointTimer = setInterval(() => void writer.checkpoint(), timing.checkpointIntervalMs);
+  const checkpointTimer = setInterval(() => writer.checkpoint().catch(() => {}), timing.checkpointIntervalMs);
   checkpointTimer.unref();
 
   const writer: RecordWriter = {
     append(entry) {
-      if (closed) throw new Error(`The audit log ${path} is closed.`);
-      if (broken !== undefined) throw new Error(`The audit log ${path} stopped recording after a failed write.`, { cause: broken });
+      if (closed) return Promise.reject(new Error(`The audit log ${path} is closed.`));
+      if (broken !== undefined) return Promise.reject(broken);
+      if (batch === undefined) {
+        batchSeq = seq;
+        batchLast = last;
+        batch = new Promise<void>((resolve, reject) => {
+          settleBatch = (error) => (error === undefined ? resolve() : reject(error));
+        });
+        // Records of calls that end in the same turn share one write; each caller still waits for it.
+        queueMicrotask(writePending);
+      }
       const line = recordLine(entry, seq + 1, last);
       seq += 1;
       last = sha256Hex(line);
       pending += `${line}\n`;
-      if (batch === undefined) {
-        batch = new Promise<void>((resolve) => (releaseBatch = resolve));
-        // Records of calls that end in the same turn share one write; each caller still waits for it.
-        queueMicrotask(writePending);
+      // Taken now: a checkpoint writes the pending lines at once, and ends the batch.
+      const written = batch;
+      if (seq - checkpointed >= timing.checkpointEvery) {
+        const checkpoint = writer.checkpoint();
+        const clear = () => {
+          if (due === checkpoint) due = undefined;
+        };
+        due = checkpoint;
+        checkpoint.then(clear, clear);
       }
-      if (seq - checkpointed >= timing.checkpointEvery) void writer.checkpoint();
-      return batch;
+      // A checkpoint is on disk before any call after the record it names is answered.
+      if (due === undefined) return written;
+      const checkpoint = due;
+      return written.then(() => checkpoint);
     },
     checkpoint() {
-      if (seq === checkpointed || closed) return chain;
+      if (closed) return Promise.resolve();
       // What a checkpoint names is written first (its fsync follows).
       writePending();
+      if (broken !== undefined) return Promise.reject(broken);
+      if (seq === checkpointed) return chain;
       const named = { seq, record_sha256: last };
+      const previous = checkpointed;
       checkpointed = seq;
-      chain = chain.then(async () => {
+      const attempt = chain.then(async () => {
         // A checkpoint only ever names records that are on disk.
         await fsyncAsync(logFd);
         const checkpoint: AuditCheckpoint = {
@@ -140,32 +203,56 @@ export function openRecordWriter(
           time: new Date().toISOString(),
           signature: signingKey === undefined ? null : signCheckpoint(signingKey, named.seq, named.record_sha256),
         };
-        writeWhole(checkpointFd, Buffer.from(`${canonicalJson(checkpoint)}\n`, 'utf8'));
-        await fsyncAsync(checkpointFd);
+        const bytes = Buffer.from(`${canonicalJson(checkpoint)}\n`, 'utf8');
+        try {
+          writeWhole(checkpointFd, bytes);
+          await fsyncAsync(checkpointFd);
+        } catch (error) {
+          // A torn checkpoint would end the file: it goes, and the next record makes it due again.
+          try {
+            ftruncateSync(checkpointFd, checkpointSize);
+          } catch {
+            // The size is re-read below; a torn line left here is what verify reports.
+          }
+          throw error;
+        }
+        checkpointSize += bytes.length;
       });
-      chain = chain.catch((error: unknown) => {
-        failure ??= error;
+      chain = attempt.catch((error: unknown) => {
+        if (checkpointed === named.seq) checkpointed = previous;
+        checkpointSize = fstatSafe(checkpointFd, checkpointSize);
+        failed(error);
       });
-      return chain;
+      return attempt;
     },
     async close() {
       if (closed) return;
       writePending();
-      await writer.checkpoint();
-      closed = true;
-      clearInterval(flushTimer);
-      clearInterval(checkpointTimer);
       try {
-        fsyncSync(logFd);
-        fsyncSync(checkpointFd);
+        await writer.checkpoint();
       } finally {
-        closeSync(logFd);
-        closeSync(checkpointFd);
+        closed = true;
+        clearInterval(flushTimer);
+        clearInterval(checkpointTimer);
+        try {
+          fsyncSync(logFd);
+          fsyncSync(checkpointFd);
+        } finally {
+          closeSync(logFd);
+          closeSync(checkpointFd);
+        }
       }
-      if (failure !== undefined) throw failure;
     },
   };
   return writer;
+}
+
+function fstatSafe(fd: number, fallback: number): number {
+  try {
+    return fstatSync(fd).size;
+  } catch {
+    return fallback;
+  }
 }
 
 function openPrivate(path: PathLike): number {

@@ -7,27 +7,36 @@ interface OtelSpan {
   setStatus(status: { code: number }): unknown;
   end(): void;
 }
-interface OtelApi {
-  trace: { getTracer(name: string): { startSpan(name: string, options: { kind: number; attributes: Record<string, string> }): OtelSpan } };
+interface OtelTracer {
+  startSpan(name: string, options: { kind: number; attributes: Record<string, string> }): OtelSpan;
+}
+interface OtelTracerProvider {
+  getTracer(name: string): OtelTracer;
 }
 
-let api: OtelApi | null | undefined;
-let tracer: ReturnType<OtelApi['trace']['getTracer']> | undefined;
+// Where every copy of @opentelemetry/api 1.x keeps the tracer provider a program registered
+// (`trace.setGlobalTracerProvider`), so that all copies in a process share it.
+const GLOBAL_API = Symbol.for('opentelemetry.js.api.1');
+
+let cached: { provider: OtelTracerProvider; tracer: OtelTracer } | undefined;
 
 /**
- * Loads `@opentelemetry/api` once if it is installed (an optional peer dependency); until it has
- * loaded, and without it, calls make no spans. Resolves when the attempt has settled.
+ * The tracer of the provider registered in this process, read from the API's global slot rather
+ * than through an import of the package: this package's own import would not resolve where it is
+ * bundled (the `libos` CLI) or where the optional peer is not linked, and a copy of another minor
+ * version refuses to see a provider registered by an older one. Nothing is loaded, and without a
+ * registered provider a call spends one property read.
  */
-// A name in a variable: bundlers leave the import to run time instead of failing without the package.
-const OPTIONAL_PEER = '@opentelemetry/api';
-export const telemetryReady: Promise<void> = import(OPTIONAL_PEER).then(
-  (module: { trace?: unknown; default?: { trace?: unknown } }) => {
-    api = (module.trace === undefined ? module.default : module) as OtelApi;
-  },
-  () => {
-    api = null;
-  },
-);
+function currentTracer(): OtelTracer | undefined {
+  const registered = (globalThis as Record<symbol, { trace?: Partial<OtelTracerProvider> } | undefined>)[GLOBAL_API];
+  const provider = registered?.trace;
+  if (typeof provider?.getTracer !== 'function') return undefined;
+  if (cached?.provider !== provider) cached = { provider: provider as OtelTracerProvider, tracer: provider.getTracer('@libos/audit') };
+  return cached.tracer;
+}
+
+/** Settled: spans need nothing loaded (kept for programs that awaited it before the first call). */
+export const telemetryReady: Promise<void> = Promise.resolve();
 
 const SPAN_KIND_INTERNAL = 0;
 const STATUS_ERROR = 2;
@@ -37,9 +46,10 @@ export interface CallSpan {
   end(decision: AuditRecordDecision | null, result: CallResult): void;
 }
 
-/** Starts `execute_tool {tool}` when a tracer provider may be registered, else returns undefined. */
+/** Starts `execute_tool {tool}` when a tracer provider is registered, else returns undefined. */
 export function startSpan(tool: string | null, caller: { readonly session?: string } | undefined): CallSpan | undefined {
-  if (api === undefined || api === null) return undefined;
+  const tracer = currentTracer();
+  if (tracer === undefined) return undefined;
   const name = tool ?? 'unknown';
   const attributes: Record<string, string> = {
     'gen_ai.operation.name': 'execute_tool',
@@ -48,8 +58,6 @@ export function startSpan(tool: string | null, caller: { readonly session?: stri
   // A caller context comes only from an MCP server; over stdio there is no session id.
   if (caller !== undefined) attributes['mcp.method.name'] = 'tools/call';
   if (caller?.session !== undefined) attributes['mcp.session.id'] = caller.session;
-  // The API's tracer is a proxy that finds a provider registered later too, so one is enough.
-  tracer ??= api.trace.getTracer('@libos/audit');
   const span = tracer.startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_INTERNAL, attributes });
   return {
     end(decision, result) {

@@ -25,8 +25,9 @@ const REORDER_WINDOW = 10_000;
 /**
  * Checks a log and its `FILE.checkpoints`, streaming (memory bounded by one read chunk and the
  * checkpoints): every line a record with the next seq and the SHA-256 of the line before it as
- * `prev`, every checkpoint naming the record it says (and signed by `publicKey` when given), and
- * no fewer records than the last checkpoint names. Throws when the file cannot be read.
+ * `prev`, every checkpoint naming the record it says (and signed by `publicKey` when given), no
+ * fewer records than the last checkpoint names, and with `publicKey` a signed checkpoint at or
+ * after every session's end. Throws when the file cannot be read.
  */
 export function verify(file: string, options: VerifyOptions = {}): VerifyResult {
   const publicKey = options.publicKey === undefined ? undefined : toPublicKey(options.publicKey);
@@ -63,6 +64,8 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
   let jump: { missing: number; looked: number } | undefined;
   let readLog: { complete: boolean };
   let lastLine: Buffer | undefined;
+  // With a key: the last session end, which a signed checkpoint must cover (the writer makes one at every end).
+  let lastSessionEnd = 0;
   try {
     readLog = forEachLine(file, (line) => {
       const seq = seqOf(line);
@@ -110,6 +113,7 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
           return false;
         }
       }
+      if (publicKey !== undefined && isSessionEnd(line)) lastSessionEnd = seq;
       expected = seq + 1;
       return true;
     });
@@ -124,6 +128,10 @@ export function verify(file: string, options: VerifyOptions = {}): VerifyResult 
   const lastSeq = expected - 1;
   const lastCheckpoint = checkpoints.at(-1);
   if (lastCheckpoint !== undefined && lastCheckpoint.seq > lastSeq) return { ok: false, first_bad_seq: lastSeq + 1, reason: 'truncated' };
+  // A session that ended has a signed checkpoint at or after its end: without one, the log or its
+  // checkpoints were cut (or replaced by older ones), and what followed the last signature may be forged.
+  const covered = lastCheckpoint?.seq ?? 0;
+  if (lastSessionEnd > covered) return { ok: false, first_bad_seq: covered + 1, reason: 'truncated' };
   if (!readLog.complete) return { ok: false, first_bad_seq: expected, reason: 'malformed' };
   return { ok: true, records: lastSeq, checkpoints: checkpoints.length, last_seq: lastSeq };
 }
@@ -133,6 +141,8 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const PREV_KEY = Buffer.from(',"prev":"');
 const SEQ_KEY = Buffer.from(',"seq":');
+const SESSION_END_TAIL = Buffer.from(',"tool":"session_end"}');
+const NO_PROCESS = Buffer.from(',"process":null,"result":');
 
 // Canonical JSON escapes every quote inside a string, so this key can only be the record's own.
 function prevOf(line: Buffer): string | undefined {
@@ -141,6 +151,16 @@ function prevOf(line: Buffer): string | undefined {
   const start = at + PREV_KEY.length;
   if (line[start + 64] !== 0x22) return undefined;
   return line.toString('latin1', start, start + 64);
+}
+
+// `tool` is the last key of a canonical record, and a session record has no process (a call named
+// "session_end" by an agent has one): found without a parse, as quotes inside strings are escaped.
+function isSessionEnd(line: Buffer): boolean {
+  return (
+    line.length > SESSION_END_TAIL.length &&
+    line.subarray(line.length - SESSION_END_TAIL.length).equals(SESSION_END_TAIL) &&
+    line.includes(NO_PROCESS)
+  );
 }
 
 // Reads only what the chain needs; `prev` is the one field checked beyond being a record.

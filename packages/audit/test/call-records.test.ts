@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { lstatSync, statSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { LibosError, type ConfigInput, type FileSystemProviderV1 } from '@libos/core';
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { BUILTIN_TOOLS, createRuntime, defineTool } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { canonicalJson, RECORD_KEYS } from '../src/index.js';
-import { auditedRuntime, callRecordsOf, openLog, recordsOf } from './support.js';
+import { argumentsDigest, canonicalJson, createFileAuditLog, readArgumentKey, RECORD_KEYS } from '../src/index.js';
+import { auditedRuntime, callRecordsOf, openLog, recordsOf, temporaryDirectory } from './support.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -37,7 +38,7 @@ describe('a record for every call, whatever its outcome', () => {
       session: start!.session,
       process: process.id,
       client: null,
-      arguments_sha256: sha(canonicalJson(args)),
+      arguments_sha256: createHmac('sha256', readArgumentKey(log.path)).update(canonicalJson(args)).digest('hex'),
       paths: ['notes.txt'],
       decision: { outcome: 'allowed', rule: null },
       result: { ok: true },
@@ -206,5 +207,53 @@ describe('a record for every call, whatever its outcome', () => {
     await runtime.spawn().call('shout', { path: 'x.txt' });
     expect(callRecordsOf(log.path)[0]).toMatchObject({ tool: 'shout', paths: ['x.txt'], decision: { outcome: 'allowed' }, result: { ok: true } });
     await runtime.close();
+  });
+});
+
+describe('a call on an ended process', () => {
+  it('is refused denied and still has its record', async () => {
+    const log = await openLog();
+    const runtime = await auditedRuntime(log);
+    const agent = runtime.spawn();
+    await agent.end();
+    const refused = await agent.call('write_text_file', { path: 'late.txt', content: 'x' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'denied', effect: 'none', details: { process: agent.id } } });
+    expect(callRecordsOf(log.path)).toMatchObject([
+      { tool: 'write_text_file', process: agent.id, paths: [], decision: null, result: { ok: false, code: 'denied', effect: 'none' }, effects: [] },
+    ]);
+    await runtime.close();
+  });
+});
+
+describe('the argument digest', () => {
+  it("is keyed by the log's own key: a short secret cannot be found by guessing without it", async () => {
+    const log = await openLog();
+    const key = `${log.path}.key`;
+    expect(lstatSync(key).mode & 0o777).toBe(0o600);
+    const runtime = await auditedRuntime(log);
+    await runtime.spawn().call('write_text_file', { path: 'pin.txt', content: '4821' });
+    await runtime.close();
+    await log.close();
+    const [record] = callRecordsOf(log.path);
+    // Whoever reads the log but not the key tries every 4-digit PIN, and none matches.
+    const guesses = Array.from({ length: 10_000 }, (_, pin) => canonicalJson({ content: String(pin).padStart(4, '0'), path: 'pin.txt' }));
+    expect(guesses.filter((guess) => sha(guess) === record!.arguments_sha256)).toEqual([]);
+    // Whoever holds the key proves which call it was.
+    expect(argumentsDigest(readArgumentKey(log.path), { path: 'pin.txt', content: '4821' })).toBe(record!.arguments_sha256);
+    expect(argumentsDigest(readArgumentKey(log.path), { path: 'pin.txt', content: '4822' })).not.toBe(record!.arguments_sha256);
+
+    // A log that continues keeps its key; another log has another.
+    const before = readArgumentKey(log.path);
+    const again = await createFileAuditLog({ path: log.path });
+    await again.close();
+    expect(readArgumentKey(log.path).equals(before)).toBe(true);
+    const other = await openLog();
+    expect(readArgumentKey(other.path).equals(readArgumentKey(log.path))).toBe(false);
+  });
+
+  it('refuses a key file that is a link (it could point into the workspace)', async () => {
+    const directory = temporaryDirectory();
+    symlinkSync(join(directory, 'elsewhere'), join(directory, 'audit.log.key'));
+    await expect(createFileAuditLog({ path: join(directory, 'audit.log') })).rejects.toMatchObject({ code: 'invalid_arguments' });
   });
 });

@@ -1,10 +1,10 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { createRuntime } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
-import { createFileAuditLog, signedBytes, verify } from '../src/index.js';
+import { canonicalJson, createFileAuditLog, signedBytes, verify } from '../src/index.js';
 import { temporaryDirectory } from './support.js';
 import { verify as checkSignature } from 'node:crypto';
 
@@ -146,5 +146,84 @@ describe('verify finds every kind of tampering', () => {
     await runtime.close();
     await log.close();
     expect(verify(path)).toEqual({ ok: true, records: 6, checkpoints: 1, last_seq: 6 });
+  });
+});
+
+describe('a writer of the directory without the key (verify --public-key)', () => {
+  // What someone who can write the log's directory, but not read the key, can do: rewrite the chain.
+  const rechain = (lines: string[]) => {
+    let prev = '0'.repeat(64);
+    return lines.map((line, index) => {
+      const record = { ...JSON.parse(line), seq: index + 1, prev };
+      const text = canonicalJson(record);
+      prev = createHash('sha256').update(text).digest('hex');
+      return text;
+    });
+  };
+
+  it('truncated: a record dropped, the chain rewritten and the checkpoints deleted or emptied', async () => {
+    const { privateKey, publicKey } = keys();
+    const path = await writtenLog(6, { signingKey: privateKey });
+    expect(verify(path, { publicKey })).toMatchObject({ ok: true });
+    const lines = linesOf(path);
+    lines.splice(3, 1);
+    writeLines(path, rechain(lines));
+    writeFileSync(`${path}.checkpoints`, '');
+    expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 1, reason: 'truncated' });
+    rmSync(`${path}.checkpoints`);
+    expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 1, reason: 'truncated' });
+  });
+
+  it('truncated: the checkpoints replaced by an older copy, or a forged session appended after the last one', async () => {
+    const { privateKey, publicKey } = keys();
+    const path = join(temporaryDirectory(), 'audit.log');
+    const session = async () => {
+      const log = await createFileAuditLog({ path, signingKey: privateKey });
+      const runtime = await createRuntime({ provider: createMemfsProvider(), audit: log });
+      await runtime.spawn().call('read_text_file', { path: 'f.txt' });
+      await runtime.close();
+      await log.close();
+    };
+    await session();
+    const older = readFileSync(`${path}.checkpoints`, 'utf8');
+    await session();
+    const newest = readFileSync(`${path}.checkpoints`, 'utf8');
+    expect(verify(path, { publicKey })).toEqual({ ok: true, records: 6, checkpoints: 2, last_seq: 6 });
+    writeFileSync(`${path}.checkpoints`, older);
+    expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 4, reason: 'truncated' });
+
+    // The newest checkpoints, and a forged session chained after the last record they sign.
+    writeFileSync(`${path}.checkpoints`, newest);
+    const lines = linesOf(path);
+    writeLines(path, rechain([...lines, ...lines.slice(3)]));
+    expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 7, reason: 'truncated' });
+  });
+
+  it('reordered: checkpoints out of order', async () => {
+    const { privateKey, publicKey } = keys();
+    const path = await writtenLog(10, { every: 4, signingKey: privateKey });
+    const checkpoints = linesOf(`${path}.checkpoints`);
+    [checkpoints[0], checkpoints[1]] = [checkpoints[1]!, checkpoints[0]!];
+    writeLines(`${path}.checkpoints`, checkpoints);
+    expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 4, reason: 'reordered' });
+  });
+});
+
+describe('a checkpoint due at its seq', () => {
+  it('is on disk before any later call is answered', async () => {
+    const path = join(temporaryDirectory(), 'audit.log');
+    const log = await createFileAuditLog({ path, checkpointEvery: 5 });
+    const runtime = await createRuntime({ provider: createMemfsProvider(), audit: log });
+    const agent = runtime.spawn();
+    const lagging: number[] = [];
+    for (let index = 0; index < 40; index += 1) {
+      await agent.call('read_text_file', { path: `f${index}.txt` });
+      const records = linesOf(path).length;
+      const checkpointed = Math.max(0, ...linesOf(`${path}.checkpoints`).map((line) => JSON.parse(line).seq as number));
+      if (checkpointed < records - (records % 5)) lagging.push(records);
+    }
+    await runtime.close();
+    await log.close();
+    expect(lagging).toEqual([]);
   });
 });

@@ -45,7 +45,10 @@ export interface AuditCall {
   notePath(path: WorkspacePath): void;
   /** One authority decision of the call. */
   noteDecision(decision: AuditDecision): void;
-  /** Writes the record; resolves once it is in the log (before the caller sees the result). Never rejects. */
+  /**
+   * Writes the record; resolves once it is in the log (before the caller sees the result). Rejects
+   * when it could not be written: the call is then answered `provider_failure`, never as a success.
+   */
   finish(result: CallResult): Promise<void>;
 }
 
@@ -53,6 +56,11 @@ export interface AuditCall {
 export interface AuditSession {
   readonly id: string;
   begin(start: AuditCallStart): AuditCall;
+  /**
+   * Writes the start or end record of a session inside this one whose calls name it as their
+   * caller's `session` (an MCP session over Streamable HTTP, served by one process).
+   */
+  recordSession?(event: 'session_start' | 'session_end', caller: AuditCallerContext & { readonly session: string }): Promise<void>;
   /** Writes the session's end record. */
   end(): Promise<void>;
 }

@@ -89,6 +89,7 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
     }
   });
   if (owned) endWithTransport(server, process);
+  recordSessionStart(server, process, options, log);
   return server;
 }
 
@@ -106,6 +107,23 @@ function endWithTransport(server: Server, process: McpProcess): void {
       inner?.();
       void Promise.resolve(process.end?.()).catch(() => {});
     };
+  };
+}
+
+/**
+ * An MCP session with an id (Streamable HTTP) has its own start record once the client has
+ * initialized, and its end record when its process ends (RuntimeProcess.beginSession). Over stdio
+ * the runtime's own session is the MCP session, and already has both.
+ */
+function recordSessionStart(server: Server, process: McpProcess, options: McpServerOptions, log: (line: string) => void): void {
+  const embedder = server.oninitialized;
+  server.oninitialized = () => {
+    embedder?.();
+    const session = options.sessionIdOf?.();
+    if (session === undefined || process.beginSession === undefined) return;
+    process.beginSession({ ...callerOf(server, session), session }).catch((error: unknown) => {
+      log(`the audit trail could not record the start of session ${session}: ${error instanceof Error ? error.message : String(error)}`);
+    });
   };
 }
 

@@ -57,7 +57,7 @@ export interface CallOptions {
 /**
  * Runs one tool call through the pipeline: argument size, tool lookup, plain-JSON check, strict
  * parse, encoding, then the tool (path rules, authority, provider), then the result size. Never
- * throws: every failure comes back as `{ok: false, error}`.
+ * throws: every failure comes back as `{ok: false, error}`, `refusal` (when given) without running.
  */
 export async function runCall(
   environment: CallEnvironment,
@@ -65,6 +65,7 @@ export async function runCall(
   name: string,
   args: unknown,
   options: CallOptions = {},
+  refusal?: LibosError,
 ): Promise<CallResult> {
   // Opened before any check, so that every outcome has its record, and awaited before the answer.
   const audit = environment.audit?.begin({
@@ -75,14 +76,33 @@ export async function runCall(
   });
   let result: CallResult;
   try {
+    // A refusal decided before the pipeline (an ended process) fails the call before any check.
+    if (refusal !== undefined) throw refusal;
     result = { ok: true, result: await execute(environment, state, name, args, options, audit) };
   } catch (error) {
     const failure = boundedFailure(toLibosError(error).toFailure(), environment.bounds);
     // Always present, `{}` when the tool gave none, as every app prints it: callers never branch on it.
     result = { ok: false, error: { ...failure, details: failure.details ?? {} } };
   }
-  if (audit !== undefined) await audit.finish(result);
+  if (audit !== undefined) {
+    try {
+      await audit.finish(result);
+    } catch (error) {
+      return unrecorded(result, environment.tools.get(name)?.definition.annotations.readOnlyHint === true, error);
+    }
+  }
   return result;
+}
+
+/**
+ * The answer of a call whose record could not be written (a full disk under the log): never a
+ * success, since no one could later see what it did. What it did stands, and its effect says so: a
+ * failure keeps its own, a success of a tool that may write is `unknown`.
+ */
+function unrecorded(result: CallResult, readOnly: boolean, cause: unknown): CallResult {
+  const effect = !result.ok ? result.error.effect : readOnly ? 'none' : 'unknown';
+  const error = new LibosError('provider_failure', 'The audit log could not record this call, so it is not answered as done.', { effect, cause });
+  return { ok: false, error: { ...error.toFailure(), details: {} } };
 }
 
 async function execute(

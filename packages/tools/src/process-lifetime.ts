@@ -2,8 +2,11 @@ import { LibosError, type CallResult } from '@libos/core';
 
 /** The calls of one process and its end (docs/rules.md, Object Memory). */
 export interface ProcessLifetime {
-  /** Runs a call, or fails it with `denied` once the process has ended. */
-  run(call: () => Promise<CallResult>): Promise<CallResult>;
+  /**
+   * Runs a call, or once the process has ended hands it the `denied` refusal to answer with (the
+   * pipeline still records it: every call has its record, a refused one too).
+   */
+  run(call: (refusal?: LibosError) => Promise<CallResult>): Promise<CallResult>;
   /** Ends the process once: later calls are refused at once, `release` runs after the calls in flight. */
   end(release: () => Promise<void>): Promise<void>;
   readonly ended: boolean;
@@ -20,10 +23,7 @@ export function createProcessLifetime(id: string): ProcessLifetime {
       return ended;
     },
     async run(call) {
-      if (ended) {
-        const error = new LibosError('denied', 'This process has ended; spawn a new process to call tools.', { details: { process: id } });
-        return { ok: false, error: { ...error.toFailure(), details: error.details ?? {} } };
-      }
+      if (ended) return call(new LibosError('denied', 'This process has ended; spawn a new process to call tools.', { details: { process: id } }));
       active += 1;
       try {
         return await call();

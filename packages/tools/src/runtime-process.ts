@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LibosError, type CallResult, type WorkspacePath } from '@libos/core';
+import { LibosError, type AuditCallerContext, type CallResult, type WorkspacePath } from '@libos/core';
 import { processNamespace } from '@libos/object-memory';
 import { runCall, type CallEnvironment, type CallOptions } from './call-pipeline.js';
 import { createProcessLifetime } from './process-lifetime.js';
@@ -46,6 +46,12 @@ export interface RuntimeProcess<Tools extends ToolList = typeof BUILTIN_TOOLS> {
    * are not ended with it. Safe to call twice.
    */
   end(): Promise<void>;
+  /**
+   * Names the session this process serves (an MCP session over Streamable HTTP) and writes its start
+   * record in the runtime's audit trail; `end()` writes its end record once the calls in flight have
+   * theirs. Without an audit trail it does nothing.
+   */
+  beginSession(caller: AuditCallerContext & { readonly session: string }): Promise<void>;
 }
 
 /**
@@ -77,9 +83,10 @@ function processFromState<Tools extends ToolList>(
     return spawnAt<Tools>(environment, state.cwd, options.cwd);
   }
   const lifetime = createProcessLifetime(id);
+  let served: (AuditCallerContext & { readonly session: string }) | undefined;
   // The pipeline checks every argument at run time; the types only spare a TypeScript caller the mistake.
   const call = (name: string, args: unknown = {}, options: CallOptions = {}): Promise<CallResult> =>
-    lifetime.run(() => runCall(environment, state, name, args, options));
+    lifetime.run((refusal) => runCall(environment, state, name, args, options, refusal));
   return {
     id,
     get cwd() {
@@ -90,8 +97,16 @@ function processFromState<Tools extends ToolList>(
     call: call as RuntimeProcess<Tools>['call'],
     spawn,
     hostWorkingDirectory: () => environment.provider.hostPath?.(state.cwd),
+    async beginSession(caller) {
+      if (served !== undefined || lifetime.ended) return;
+      served = caller;
+      await environment.audit?.recordSession?.('session_start', caller);
+    },
     end: () =>
       lifetime.end(async () => {
+        // After the records of every call it served. A record that cannot be written was reported
+        // by the trail itself (a file log's onError); ending the process must not fail for it.
+        if (served !== undefined) await environment.audit?.recordSession?.('session_end', served).catch(() => undefined);
         await opened;
         // A closed runtime has dropped its process namespaces already.
         if (!environment.isClosed()) await environment.memory.dropNamespace(state.namespace);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FileAuditLog } from '@libos/audit';
 import { UsageError } from '../usage-error.js';
+import type { PrivateFile } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** `--audit FILE [--audit-key KEY]`, as given. */
@@ -16,6 +17,21 @@ export function auditOptionsFrom(command: string, file: string | undefined, keyF
     return {};
   }
   return { audit: { file, ...(keyFile === undefined ? {} : { keyFile }) } };
+}
+
+/**
+ * The files of `--audit` the agent must never reach, for `refuseFilesInRoots`: the log (which it
+ * could read or replace), its argument key (with which it could test guesses at arguments) and the
+ * signing key (with which it could sign a forged log).
+ */
+export function auditPrivateFiles(audit: AuditOptions | undefined): PrivateFile[] {
+  if (audit === undefined) return [];
+  return [
+    { flag: '--audit', path: audit.file },
+    // Its argument key, beside it: a link there into the root is named here rather than failing later.
+    { flag: '--audit', path: `${audit.file}.key` },
+    ...(audit.keyFile === undefined ? [] : [{ flag: '--audit-key', path: audit.keyFile }]),
+  ];
 }
 
 /**

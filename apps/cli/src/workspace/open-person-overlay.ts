@@ -1,5 +1,6 @@
 import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { UsageError } from '../usage-error.js';
+import { auditPrivateFiles } from './audit-options.js';
 import { openProvider, readConfig } from './open-workspace.js';
 import { overlayStateFiles } from './overlay-workspace.js';
 import { personOperations, type PersonOperations } from './person-operations.js';
@@ -21,7 +22,7 @@ export async function openPersonOverlay(label: string, options: WorkspaceOptions
   const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
   const lower = await openProvider(options, config?.bounds);
   // The state and the audit log must lie outside what the agent reaches, as for the agent's own commands.
-  const privateFiles = [...overlayStateFiles(state), ...(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }])];
+  const privateFiles = [...overlayStateFiles(state), ...auditPrivateFiles(options.audit)];
   await refuseFilesInRoots(privateFiles, lower.hostDirectories).catch(async (error: unknown) => {
     await lower.provider.close();
     await lower.close?.();

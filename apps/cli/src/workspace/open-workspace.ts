@@ -4,7 +4,7 @@ import { DEFAULT_BOUNDS, type Approver, type Bounds, type LibosConfig, type Open
 import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
-import { openAuditLog } from './audit-options.js';
+import { auditPrivateFiles, openAuditLog } from './audit-options.js';
 import { overlayOver } from './overlay-workspace.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
@@ -35,10 +35,10 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   const { provider } = opened;
   // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
   if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
-  // Nor may it, or the audit log, sit where the agent reads and writes (a seed is copied in too).
+  // Nor may it, the audit log or its signing key, sit where the agent reads and writes (a seed is copied in too).
   const privateFiles = [
     ...(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }]),
-    ...(options.audit === undefined ? [] : [{ flag: '--audit', path: options.audit.file }]),
+    ...auditPrivateFiles(options.audit),
   ];
   await refuseFilesInRoots(privateFiles, opened.hostDirectories).catch(async (error: unknown) => {
     await opened.close?.();
