@@ -2,6 +2,7 @@ import { LibosError, checkStoreSignal, objectStoreErrors, type Effect, type Obje
 import pg from 'pg';
 import { STORE_NAME, databaseFailure } from './database-failure.js';
 import { migrate } from './migrate.js';
+import { holdOwnerLock, type OwnerLock } from './owner-lock.js';
 import {
   declareNamespace,
   deleteNamespace,
@@ -22,11 +23,14 @@ import { refundUses, spendUses, spentUses } from './uses-ledger.js';
 export interface PostgresObjectStoreOptions {
   /** A libpq-style URL (`postgres://user:password@host:port/db`); the store makes and ends its own pool. */
   readonly connectionString?: string;
-  /** A pool you own: the store never ends it; give it an `error` listener, as node-postgres asks. */
+  /**
+   * A pool you own: the store never ends it; give it an `error` listener, as node-postgres asks.
+   * The store also keeps one connection of its own, made with the pool's settings (its liveness lock).
+   */
   readonly pool?: pg.Pool;
   /** The schema of the store's tables, created on first use; default `libos`. */
   readonly schema?: string;
-  /** Connections of the store's own pool; default 10. */
+  /** Connections of the store's own pool; default 10 (plus the one the store keeps for its liveness lock). */
   readonly maxConnections?: number;
   /** How long a process namespace outlives its last lease renewal; default 30000 ms. */
   readonly leaseMs?: number;
@@ -54,8 +58,10 @@ export async function createPostgresObjectStore(options: PostgresObjectStoreOpti
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
   // An idle connection that breaks emits 'error' on the pool; unheard, Node would end the process.
   if (ownPool) pool.on('error', () => undefined);
+  let ownerLock: OwnerLock;
   try {
     await migrate(pool, schemaName, schema);
+    ownerLock = await holdOwnerLock(pool);
   } catch (error) {
     if (ownPool) await pool.end().catch(() => undefined);
     throw databaseFailure(error, 'unknown');
@@ -82,11 +88,13 @@ export async function createPostgresObjectStore(options: PostgresObjectStoreOpti
     name: STORE_NAME,
     capabilities: { shared: true, durable: true, leaseMs },
     declareNamespace: (namespace, declareOptions) =>
-      guard('unknown', declareOptions, () => declareNamespace(pool, schema, namespace, declareOptions?.process === true ? leaseMs : null)),
+      guard('unknown', declareOptions, () =>
+        declareNamespace(pool, schema, namespace, declareOptions?.process === true ? leaseMs : null, ownerLock.key),
+      ),
     hasNamespace: (namespace, callOptions) => guard('none', callOptions, () => namespaceExists(pool, schema, namespace)),
     listNamespaces: (callOptions) => guard('none', callOptions, () => selectNamespaces(pool, schema)),
     dropNamespace: (namespace, callOptions) => guard('unknown', callOptions, () => deleteNamespace(pool, schema, namespace)),
-    renewLeases: (namespaces, callOptions) => guard('unknown', callOptions, () => renewLeases(pool, schema, namespaces, leaseMs)),
+    renewLeases: (namespaces, callOptions) => guard('unknown', callOptions, () => renewLeases(pool, schema, namespaces, leaseMs, ownerLock.key)),
     create: (object, createOptions) =>
       guard('unknown', createOptions, async () => {
         for (let attempt = 1; ; attempt++) {
@@ -123,6 +131,7 @@ export async function createPostgresObjectStore(options: PostgresObjectStoreOpti
     async close() {
       if (closed) return;
       closed = true;
+      await ownerLock.release();
       if (ownPool) await pool.end().catch(() => undefined);
     },
   };

@@ -1,4 +1,5 @@
 import type { SchemaMigration } from '@libos/core';
+import { OWNER_LOCK_CLASS } from './owner-lock.js';
 /** One step of the schema (core's `SchemaMigration`), applied once per schema and recorded in `schema_migrations`. */
 export type Migration = SchemaMigration;
 
@@ -123,5 +124,73 @@ const v1: Migration = {
   `,
 };
 
+// A lease alone let one host sweep the namespaces of another whose event loop had stalled past
+// the lease: alive, and its Objects gone. A process namespace now records the key of its store's
+// session lock (owner-lock.ts), and "expired" means the lease ran out AND no session holds that
+// lock; a namespace declared without a key (by a store of version 1) still goes by its lease.
+const v2: Migration = {
+  version: 2,
+  description: 'a process namespace is swept only when its owner no longer holds its session lock',
+  sql: (s) => `
+    ALTER TABLE ${s}.namespaces ADD COLUMN owner_key integer;
+
+    CREATE FUNCTION ${s}.owner_alive(p_owner integer) RETURNS boolean LANGUAGE sql STABLE AS $fn$
+      SELECT p_owner IS NOT NULL AND EXISTS (
+        SELECT 1 FROM pg_catalog.pg_locks l
+         WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+           AND l.database = (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = current_database())
+           AND l.classid = ${OWNER_LOCK_CLASS}::oid AND l.objid = p_owner::oid)
+    $fn$;
+
+    CREATE OR REPLACE FUNCTION ${s}.create_object(
+      p_oid text, p_namespace bytea, p_name bytea, p_type text, p_label text, p_payload bytea,
+      p_payload_bytes bigint, p_created_at bytea, p_created_by bytea, p_max_objects bigint, p_max_bytes bigint
+    ) RETURNS text LANGUAGE plpgsql AS $fn$
+    DECLARE
+      found_namespace bigint;
+      used_objects bigint;
+      used_bytes bigint;
+    BEGIN
+      SELECT id INTO found_namespace FROM ${s}.namespaces
+        WHERE sha256(name) = sha256(p_namespace) AND name = p_namespace
+          AND (lease_expires_at IS NULL OR lease_expires_at >= now() OR ${s}.owner_alive(owner_key));
+      IF NOT FOUND THEN RETURN 'namespace_not_found'; END IF;
+      INSERT INTO ${s}.objects (oid, namespace_id, name, type, label, payload, payload_bytes, created_at, created_by)
+        VALUES (p_oid, found_namespace, p_name, p_type, p_label, p_payload, p_payload_bytes, p_created_at, p_created_by)
+        ON CONFLICT (namespace_id, (sha256(name))) DO NOTHING;
+      IF NOT FOUND THEN RETURN 'name_taken'; END IF;
+      UPDATE ${s}.usage SET objects = objects + 1, bytes = bytes + p_payload_bytes RETURNING objects, bytes INTO used_objects, used_bytes;
+      IF (used_objects > p_max_objects OR used_bytes > p_max_bytes)
+         AND EXISTS (SELECT 1 FROM ${s}.namespaces WHERE lease_expires_at < now() AND NOT ${s}.owner_alive(owner_key)) THEN
+        -- Objects of expired process namespaces whose owner is gone are not live: drop them before refusing.
+        DELETE FROM ${s}.namespaces WHERE lease_expires_at < now() AND NOT ${s}.owner_alive(owner_key);
+        SELECT objects, bytes INTO used_objects, used_bytes FROM ${s}.usage;
+      END IF;
+      IF used_objects > p_max_objects THEN
+        RAISE EXCEPTION 'libOS Object quota exceeded' USING ERRCODE = 'LQ001',
+          DETAIL = format('%s %s', used_objects - 1, used_bytes - p_payload_bytes);
+      END IF;
+      IF used_bytes > p_max_bytes THEN
+        RAISE EXCEPTION 'libOS Object quota exceeded' USING ERRCODE = 'LQ002',
+          DETAIL = format('%s %s', used_objects - 1, used_bytes - p_payload_bytes);
+      END IF;
+      RETURN 'created';
+    END $fn$;
+
+    -- Declares a namespace, or (with a lease) a process namespace whose lease starts or renews,
+    -- owned by the store holding the lock p_owner. An expired namespace of that name whose owner
+    -- is gone is dropped first, so its Objects never come back.
+    CREATE FUNCTION ${s}.declare_namespace(p_name bytea, p_lease_ms double precision, p_owner integer) RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      DELETE FROM ${s}.namespaces WHERE sha256(name) = sha256(p_name) AND lease_expires_at < now() AND NOT ${s}.owner_alive(owner_key);
+      INSERT INTO ${s}.namespaces AS n (name, lease_expires_at, owner_key)
+        VALUES (p_name, CASE WHEN p_lease_ms IS NULL THEN NULL ELSE now() + make_interval(secs => p_lease_ms / 1000) END,
+                CASE WHEN p_lease_ms IS NULL THEN NULL ELSE p_owner END)
+        ON CONFLICT ((sha256(name))) DO UPDATE SET lease_expires_at = EXCLUDED.lease_expires_at, owner_key = EXCLUDED.owner_key
+          WHERE n.lease_expires_at IS NOT NULL AND EXCLUDED.lease_expires_at IS NOT NULL;
+    END $fn$;
+  `,
+};
+
 /** Every migration, in order; a new step is appended, never edited once released. */
-export const MIGRATIONS: readonly Migration[] = [v1];
+export const MIGRATIONS: readonly Migration[] = [v1, v2];

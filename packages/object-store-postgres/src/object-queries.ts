@@ -6,17 +6,20 @@ import { utf8Bytes, utf8Text } from './utf8.js';
 // Every query is a named prepared statement (parsed once per connection); names carry the schema,
 // so two stores on one pool never share a statement name with different text. A name is found by
 // its SHA-256 (what the unique indexes hold) and then compared byte for byte. "Live" means a
-// declared namespace, or a process namespace whose lease has not expired, judged by the database's
-// clock so that hosts whose clocks disagree still agree on what expired.
+// declared namespace, or a process namespace whose lease has not expired (judged by the database's
+// clock so that hosts whose clocks disagree still agree on what expired) or whose owner still
+// holds its session lock: a stalled owner is alive (owner-lock.ts).
 const NAMED = (column: string, parameter: string) => `sha256(${column}) = sha256(${parameter}) AND ${column} = ${parameter}`;
-const LIVE = '(n.lease_expires_at IS NULL OR n.lease_expires_at >= now())';
+const LIVE_IN = (schema: string) => `(n.lease_expires_at IS NULL OR n.lease_expires_at >= now() OR ${schema}.owner_alive(n.owner_key))`;
+// Expired and ownerless: what a sweep may take.
+const GONE_IN = (schema: string) => `lease_expires_at < now() AND NOT ${schema}.owner_alive(owner_key)`;
 
-/** Declares a namespace; with `leaseMs`, a process namespace whose lease starts or renews. */
-export async function declareNamespace(pool: Pool, schema: string, namespace: string, leaseMs: number | null): Promise<void> {
+/** Declares a namespace; with `leaseMs`, a process namespace whose lease starts or renews, owned by the lock `ownerKey`. */
+export async function declareNamespace(pool: Pool, schema: string, namespace: string, leaseMs: number | null, ownerKey: number): Promise<void> {
   await pool.query({
-    name: `${schema}.declare_namespace`,
-    text: `SELECT ${schema}.declare_namespace($1, $2)`,
-    values: [utf8Bytes(namespace), leaseMs],
+    name: `${schema}.declare_owned_namespace`,
+    text: `SELECT ${schema}.declare_namespace($1, $2::double precision, $3::integer)`,
+    values: [utf8Bytes(namespace), leaseMs, ownerKey],
   });
 }
 
@@ -24,7 +27,7 @@ export async function declareNamespace(pool: Pool, schema: string, namespace: st
 export async function namespaceExists(pool: Pool, schema: string, namespace: string): Promise<boolean> {
   const { rowCount } = await pool.query({
     name: `${schema}.namespace_exists`,
-    text: `SELECT 1 FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} AND ${LIVE}`,
+    text: `SELECT 1 FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} AND ${LIVE_IN(schema)}`,
     values: [utf8Bytes(namespace)],
   });
   return rowCount === 1;
@@ -34,7 +37,7 @@ export async function namespaceExists(pool: Pool, schema: string, namespace: str
 export async function selectNamespaces(pool: Pool, schema: string): Promise<string[]> {
   const { rows } = await pool.query<{ name: Buffer }>({
     name: `${schema}.select_namespaces`,
-    text: `SELECT n.name FROM ${schema}.namespaces n WHERE ${LIVE} ORDER BY n.name`,
+    text: `SELECT n.name FROM ${schema}.namespaces n WHERE ${LIVE_IN(schema)} ORDER BY n.name`,
   });
   return rows.map((row) => utf8Text(row.name));
 }
@@ -48,7 +51,7 @@ export async function deleteNamespace(pool: Pool, schema: string, namespace: str
   // creator still inserting into the namespace, so what it counts is what the cascade removes.
   const { rows } = await pool.query<{ dropped: string }>({
     name: `${schema}.delete_namespace`,
-    text: `WITH gone AS (DELETE FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} RETURNING n.id, ${LIVE} AS live)
+    text: `WITH gone AS (DELETE FROM ${schema}.namespaces n WHERE ${NAMED('n.name', '$1')} RETURNING n.id, ${LIVE_IN(schema)} AS live)
            SELECT count(o.oid) AS dropped FROM gone LEFT JOIN ${schema}.objects o ON o.namespace_id = gone.id WHERE gone.live`,
     values: [utf8Bytes(namespace)],
   });
@@ -56,28 +59,31 @@ export async function deleteNamespace(pool: Pool, schema: string, namespace: str
 }
 
 /**
- * Renews the leases of the named process namespaces and drops every other expired one with its
- * Objects, in one statement (`now()` is fixed for the statement). A namespace named here is its
+ * Renews the leases of the named process namespaces and drops every other expired one whose owner
+ * no longer holds its lock, or that is this owner's own and no longer renewed (its process ended,
+ * and its drop did not happen), with its Objects, in one statement (`now()` is fixed for the statement). A namespace named here is its
  * owner's and the owner is alive (it is renewing): one whose lease ran out while the owner's event
  * loop stalled, and that no other host swept meanwhile, is renewed with its Objects, never dropped
  * by its own owner's renewal. The two parts touch disjoint rows, so neither races the other.
  */
-export async function renewLeases(pool: Pool, schema: string, namespaces: readonly string[], leaseMs: number): Promise<void> {
+export async function renewLeases(pool: Pool, schema: string, namespaces: readonly string[], leaseMs: number, ownerKey: number): Promise<void> {
   await pool.query({
     name: `${schema}.renew_leases`,
     text: `WITH wanted AS (SELECT id FROM ${schema}.namespaces
                          WHERE sha256(name) IN (SELECT sha256(wanted) FROM unnest($1::bytea[]) AS wanted)
                            AND name = ANY($1::bytea[]) AND lease_expires_at IS NOT NULL),
-                swept AS (DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now() AND id NOT IN (SELECT id FROM wanted) RETURNING id)
+                swept AS (DELETE FROM ${schema}.namespaces
+                         WHERE lease_expires_at < now() AND id NOT IN (SELECT id FROM wanted)
+                           AND (owner_key = $3::integer OR NOT ${schema}.owner_alive(owner_key)) RETURNING id)
            UPDATE ${schema}.namespaces SET lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
              WHERE id IN (SELECT id FROM wanted)`,
-    values: [namespaces.map(utf8Bytes), leaseMs],
+    values: [namespaces.map(utf8Bytes), leaseMs, ownerKey],
   });
 }
 
-/** Drops every expired process namespace with its Objects. */
+/** Drops every expired process namespace whose owner is gone, with its Objects. */
 export async function sweepExpired(pool: Pool, schema: string): Promise<void> {
-  await pool.query({ name: `${schema}.sweep_expired`, text: `DELETE FROM ${schema}.namespaces WHERE lease_expires_at < now()` });
+  await pool.query({ name: `${schema}.sweep_expired`, text: `DELETE FROM ${schema}.namespaces WHERE ${GONE_IN(schema)}` });
 }
 
 /** How a create ended; a quota refusal arrives as the database error `LQ001` (count) or `LQ002` (bytes). */
@@ -119,7 +125,7 @@ const FROM_LIVE = (schema: string) => `${schema}.objects o JOIN ${schema}.namesp
 export async function selectObject(pool: Pool, schema: string, namespace: string, name: string): Promise<MemoryObject | undefined> {
   const { rows } = await pool.query<ObjectRow>({
     name: `${schema}.select_object`,
-    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${NAMED('o.name', '$2')} AND ${LIVE}`,
+    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${NAMED('o.name', '$2')} AND ${LIVE_IN(schema)}`,
     values: [utf8Bytes(namespace), utf8Bytes(name)],
   });
   return rows[0] === undefined ? undefined : objectFromRow(rows[0]);
@@ -129,7 +135,7 @@ export async function selectObject(pool: Pool, schema: string, namespace: string
 export async function selectObjectByOid(pool: Pool, schema: string, oid: string): Promise<MemoryObject | undefined> {
   const { rows } = await pool.query<ObjectRow>({
     name: `${schema}.select_object_by_oid`,
-    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE o.oid = $1 AND ${LIVE}`,
+    text: `SELECT ${OBJECT_COLUMNS} FROM ${FROM_LIVE(schema)} WHERE o.oid = $1 AND ${LIVE_IN(schema)}`,
     values: [oid],
   });
   return rows[0] === undefined ? undefined : objectFromRow(rows[0]);
@@ -139,7 +145,7 @@ export async function selectObjectByOid(pool: Pool, schema: string, oid: string)
 export async function selectNames(pool: Pool, schema: string, namespace: string): Promise<string[]> {
   const { rows } = await pool.query<{ name: Buffer }>({
     name: `${schema}.select_names`,
-    text: `SELECT o.name FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${LIVE} ORDER BY o.seq`,
+    text: `SELECT o.name FROM ${FROM_LIVE(schema)} WHERE ${NAMED('n.name', '$1')} AND ${LIVE_IN(schema)} ORDER BY o.seq`,
     values: [utf8Bytes(namespace)],
   });
   return rows.map((row) => utf8Text(row.name));

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { objectFor } from './objects.js';
-import { describePostgres, freshSchema, testStore } from './postgres.js';
+import { describePostgres, freshSchema, postgresUrl, testStore } from './postgres.js';
+import { startStoreHost } from './store-host.js';
 
 describePostgres('a lease under an event-loop stall', () => {
   it("an owner whose renewals stalled past its lease keeps its namespace and Objects on its next renewal; only others' expired ones go", async () => {
@@ -29,4 +30,37 @@ describePostgres('a lease under an event-loop stall', () => {
     // The renewal gave a full lease again: still live well within it.
     expect(await store.listNamespaces()).toEqual([mine]);
   });
+
+  it("another host's sweeps never take the namespace of a host whose event loop is blocked past its lease: it is alive", async () => {
+    const schema = freshSchema();
+    const leaseMs = 300;
+    const sweeper = await testStore(schema, { leaseMs });
+    const stalled = await startStoreHost({ connectionString: postgresUrl, schema, leaseMs });
+    const innocent = 'process:pid_00000000000000ee';
+    await stalled.call('declareNamespace', innocent, { process: true });
+    const [kept, keptOptions] = objectFor(innocent, 'kept', { step: 1 });
+    await stalled.call('create', kept, keptOptions);
+    // The stalled host busy-waits for ten leases: no renewal can run there.
+    const stall = stalled.call('blockEventLoop', leaseMs * 10);
+    // Meanwhile every kind of sweep runs here, well past the stalled host's lease.
+    await sleep(leaseMs * 2);
+    for (let round = 0; round < 5; round++) {
+      await sweeper.renewLeases(['process:pid_00000000000000ff']);
+      await sweeper.usage();
+      await sleep(leaseMs);
+    }
+    expect(await sweeper.get(innocent, 'kept')).toEqual(kept);
+    await stall;
+    // Back from the stall, the owner finds its Object and its namespace, and renews.
+    expect(await stalled.call('get', innocent, 'kept')).toEqual(kept);
+    await stalled.call('renewLeases', [innocent]);
+    expect(await stalled.call('hasNamespace', innocent)).toBe(true);
+    // Once the host is gone (its session, and so its lock, ended), its expired namespace is swept.
+    stalled.child.kill('SIGKILL');
+    await new Promise((resolve) => stalled.child.once('exit', resolve));
+    const deadline = Date.now() + 60_000;
+    while ((await sweeper.hasNamespace(innocent)) && Date.now() < deadline) await sleep(100);
+    await sweeper.usage();
+    expect(await sweeper.getByOid(kept.oid)).toBeUndefined();
+  }, 90_000);
 });

@@ -18,3 +18,5 @@ export type { TextCodec } from './encodings/index.js';
 export { defineTool } from './tool-definition.js';
 export { resultJson, resultJsonBytes } from './result-json.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';
+export { regexPoolStats, setRegexPoolSize } from './search/regex-pool.js';
+export type { RegexPoolStats } from './search/regex-pool.js';

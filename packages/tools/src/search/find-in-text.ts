@@ -12,7 +12,7 @@ export interface LineMatch {
  * Calls `emit` for each line of `text` that holds `literal`, in order, at most once per line (at
  * its first occurrence); stops as soon as `emit` returns false. Lines end at `\n`; a `\r` before it
  * is not part of the line. The literal is found with indexOf over the whole text, skipping the
- * lines between. (Patterns run on a thread of their own: see regex-worker.ts.)
+ * lines between. (Patterns run on the regex threads: see regex-pool.ts.)
  */
 export function findLiteralLines(text: string, literal: string, emit: (match: LineMatch) => boolean): void {
   if (text.length === 0) return;

@@ -17,13 +17,14 @@ const CASE_INSENSITIVE = 1;
 /**
  * A case-sensitive literal is found with indexOf on this thread (linear, and fast enough that a
  * slice of the walk bounds it). Everything else, a pattern or a literal whose case is folded, is
- * compiled and run by RE2 on a worker thread that the walk's clock terminates at its deadline or
- * cancellation. Throws `invalid_arguments` for a pattern RE2 refuses (backreferences, lookarounds,
+ * compiled and run by RE2 on the process's bounded pool of regex threads, one job per file queued
+ * under `owner` (the calling process: the pool serves sessions in turn), and the walk's clock ends
+ * them at its deadline or cancellation. Throws `invalid_arguments` for a pattern RE2 refuses (backreferences, lookarounds,
  * bad syntax, a program too large), and the clock's stop when it stops first.
  */
 export async function createTextSearcher(
   query: string,
-  options: { readonly regex: boolean; readonly caseSensitive: boolean },
+  options: { readonly regex: boolean; readonly caseSensitive: boolean; readonly owner: string },
   clock: WalkClock,
 ): Promise<TextSearcher> {
   if (!options.regex && options.caseSensitive) {
@@ -37,7 +38,7 @@ export async function createTextSearcher(
     };
   }
   const pattern = options.regex ? query : quoteLiteral(query);
-  const worker = startRegexWorker(await regexEngineUrl(), pattern, options.caseSensitive ? 0 : CASE_INSENSITIVE);
+  const worker = startRegexWorker(await regexEngineUrl(), pattern, options.caseSensitive ? 0 : CASE_INSENSITIVE, options.owner);
   clock.onStop(() => worker.terminate());
   try {
     await clock.race(worker.ready.catch(refusal));

@@ -21,6 +21,11 @@ export interface WalkClock {
   race<Result>(step: Promise<Result>): Promise<Result>;
   /** Yields to the event loop when the current slice is used up; throws like `race` once stopped. */
   breathe(): Promise<void>;
+  /**
+   * `breathe` when it would yield or throw, else undefined: a loop of many small synchronous steps
+   * (ignore rules, globs) awaits only when it must, so the common case stays synchronous.
+   */
+  pause(): Promise<void> | undefined;
   /** Calls `listener` once the walk is stopped (at once when it already is). */
   onStop(listener: () => void): void;
   dispose(): void;
@@ -30,10 +35,13 @@ export interface WalkClock {
 export function startWalkClock(deadlineMs: number, callerSignal: AbortSignal | undefined, path: WorkspacePath): WalkClock {
   const controller = new AbortController();
   let expired = false;
-  const timer = setTimeout(() => {
+  const expire = () => {
     expired = true;
     controller.abort();
-  }, deadlineMs);
+  };
+  const timer = setTimeout(expire, deadlineMs);
+  // A timer fires only when the event loop turns; the walk also reads the clock itself.
+  const deadlineAt = performance.now() + deadlineMs;
   const cancel = () => controller.abort();
   callerSignal?.addEventListener('abort', cancel, { once: true });
   if (callerSignal?.aborted === true) controller.abort();
@@ -65,11 +73,18 @@ export function startWalkClock(deadlineMs: number, callerSignal: AbortSignal | u
       }
     },
     async breathe() {
+      const now = performance.now();
+      if (now >= deadlineAt && !controller.signal.aborted) expire();
       if (controller.signal.aborted) throw failure();
-      if (performance.now() - sliceStart < SLICE_MS) return;
+      if (now - sliceStart < SLICE_MS) return;
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
       if (controller.signal.aborted) throw failure();
+    },
+    pause() {
+      const now = performance.now();
+      if (!controller.signal.aborted && now - sliceStart < SLICE_MS && now < deadlineAt) return undefined;
+      return this.breathe();
     },
     onStop(listener) {
       if (controller.signal.aborted) listener();

@@ -1,8 +1,9 @@
 import { LibosError } from '@libos/core';
 import { z } from 'zod';
 import { boundedIntegerField } from '../tools/tool-fields.js';
+import type { GlobFilter } from './compile-glob.js';
 
-/** The longest `query`, `glob` or `exclude` glob, in UTF-16 units: enough for any real pattern, bounded for RE2's compiler. */
+/** The longest `query`, `glob` or `exclude` glob, in UTF-16 units: enough for any real pattern, and a bound on the cost of one match. */
 export const PATTERN_MAX_LENGTH = 4096;
 /** The most `exclude` globs of one call. */
 export const EXCLUDE_MAX_COUNT = 100;
@@ -44,8 +45,7 @@ export async function compileWalkFilters(
   tool: string,
   glob: string | undefined,
   exclude: readonly string[] | undefined,
-): Promise<{ wanted: (relativePath: string) => boolean; excluded: (relativePath: string) => boolean }> {
-  // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first walk, not by every start.
+): Promise<{ wanted: GlobFilter | undefined; excluded: readonly GlobFilter[] }> {
   const { compileGlob } = await import('./compile-glob.js');
   const wanted = glob === undefined ? undefined : compileGlob(glob);
   if (wanted === undefined && glob !== undefined) throw invalidPattern(tool, 'glob', 'is not a valid glob');
@@ -54,10 +54,7 @@ export async function compileWalkFilters(
     if (compiled === undefined) throw invalidPattern(tool, `exclude.${index}`, 'is not a valid glob');
     return compiled;
   });
-  return {
-    wanted: wanted === undefined ? () => true : (relativePath) => wanted.matches(relativePath),
-    excluded: excluded.length === 0 ? () => false : (relativePath) => excluded.some((item) => item.matches(relativePath)),
-  };
+  return { wanted, excluded };
 }
 
 /** The `invalid_arguments` of a pattern the walk cannot use. */

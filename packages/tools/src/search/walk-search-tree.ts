@@ -11,7 +11,9 @@ import {
   type WorkspacePath,
 } from '@libos/core';
 import type { ToolContext } from '../tool-definition.js';
+import type { GlobFilter } from './compile-glob.js';
 import type { IgnoreFile } from './gitignore.js';
+import { codePointsOf } from './glob-program.js';
 import type { WalkClock } from './walk-clock.js';
 import { openWalkDirectory } from './walk-directory.js';
 
@@ -21,10 +23,10 @@ export interface WalkLimits {
   readonly maxFiles: number;
   /** Entries (of any kind) the walk may list in all; keeps time and memory bounded by the bounds. */
   readonly maxEntries: number;
-  /** Which files (by path below the root) are wanted at all (the glob); the others cost nothing. */
-  readonly wanted: (relativePath: string) => boolean;
+  /** Which files (by path below the root) are wanted at all (the glob; every file without one); the others cost nothing. */
+  readonly wanted: GlobFilter | undefined;
   /** Files and whole directories (by path below the root) to skip, counted as ignored. */
-  readonly excluded: (relativePath: string) => boolean;
+  readonly excluded: readonly GlobFilter[];
   /** Apply the `.gitignore` files of the walk and of the root's ancestors. */
   readonly respectGitignore: boolean;
 }
@@ -53,8 +55,13 @@ const GITIGNORE_MAX_BYTES = 1_048_576;
 // it were not there, because a search reports what it could read and nothing else.
 const PASSED_BY = ['not_found', 'not_a_directory', 'not_a_file', 'symlink_refused', 'hard_link_refused', 'changed_during_operation'] as const;
 
-type ParseGitignore = typeof import('./gitignore.js').parseGitignore;
-type IgnoreVerdict = typeof import('./gitignore.js').ignoreVerdict;
+type GitignoreRules = typeof import('./gitignore.js');
+type ParseGitignore = GitignoreRules['parseGitignore'];
+
+// What the filters say about one entry, decided when its directory is entered.
+const KEPT = 0;
+const IGNORED = 1;
+const NOT_WANTED = 2;
 
 /** Bytes (counted at `maxBytes` per file, whatever the listing said) one batch read may hold. */
 const BATCH_BYTES = 4_194_304;
@@ -66,6 +73,8 @@ interface Frame {
   readonly entries: readonly DirectoryEntry[];
   next: number;
   readonly ignore: IgnoreFile | undefined;
+  /** KEPT, IGNORED or NOT_WANTED, by entry index. */
+  readonly verdicts: Uint8Array;
   /** Reads done ahead by one `readFiles` call, by entry index, for files this walk will offer next. */
   ahead: { readonly maxBytes: number; readonly answers: Map<number, FileRead | LibosError> } | undefined;
 }
@@ -94,7 +103,7 @@ export async function walkSearchTree(
   let filesLeft = limits.maxFiles;
   let cut = false;
   const stack: Frame[] = [];
-  // RE2 (re2js, a quarter of a megabyte of code) is loaded by the first walk, not by every start.
+  // The ignore rules are loaded by the first walk that applies them, not by every start.
   const rules = limits.respectGitignore ? await import('./gitignore.js') : undefined;
   const ignores: IgnoreFile[] = rules === undefined ? [] : await ancestorIgnores(context, root, permit, clock, rules.parseGitignore);
   const enter = async (directory: DirectoryHandle): Promise<Frame> => {
@@ -106,18 +115,21 @@ export async function walkSearchTree(
     if (listing.truncated || entries.length < listing.entries.length) cut = true;
     const ignore = rules === undefined ? undefined : await ownIgnore(directory, entries, permit, clock, rules.parseGitignore);
     if (ignore !== undefined) ignores.push(ignore);
-    return { directory, entries, next: 0, ignore, ahead: undefined };
+    try {
+      const verdicts = await verdictsOf(entries, prefixCodePoints, limits, ignores, rules, clock);
+      return { directory, entries, next: 0, ignore, verdicts, ahead: undefined };
+    } catch (error) {
+      if (ignore !== undefined) ignores.pop();
+      throw error;
+    }
   };
-  const ignored = (path: WorkspacePath, relativePath: string, isDirectory: boolean) =>
-    limits.excluded(relativePath) || (rules !== undefined && ignores.length > 0 && isIgnored(ignores, path, isDirectory, rules.ignoreVerdict));
   const prefix = root === ROOT_PATH ? '' : `${root}/`;
+  const prefixCodePoints = codePointsOf(prefix).length;
   // Whether the walk offers this file entry to `visit` (every test but the files bound).
-  const offered = (entry: DirectoryEntry) =>
-    entry.kind === 'file' &&
-    !isGitAlias(entry.name) &&
-    permit.covers('read', entry.path, 'file') &&
-    limits.wanted(entry.path.slice(prefix.length)) &&
-    !ignored(entry.path, entry.path.slice(prefix.length), false);
+  const offered = (frame: Frame, index: number) => {
+    const entry = frame.entries[index]!;
+    return entry.kind === 'file' && !isGitAlias(entry.name) && permit.covers('read', entry.path, 'file') && frame.verdicts[index] === KEPT;
+  };
   // The read of the file at `index` of `frame`. With a handle that reads in batches, the first read
   // of a run of files also reads the files the walk will offer next, up to the next directory (so
   // no batch waits in a frame while the walk is below it: memory stays one batch, whatever the
@@ -134,7 +146,7 @@ export async function walkSearchTree(
       for (let next = index + 1; next < entries.length && wanted.length < most; next++) {
         const entry = entries[next]!;
         if (entry.kind === 'directory') break;
-        if (offered(entry)) wanted.push(next);
+        if (offered(frame, next)) wanted.push(next);
       }
       const names = wanted.map((at) => entries[at]!.name);
       // A whole batch refused the way one read can be (a provider that says so for all) passes this file by, as its own read would.
@@ -174,7 +186,7 @@ export async function walkSearchTree(
       const relativePath = path.slice(prefix.length);
       if (entry.kind === 'directory') {
         if (!permit.covers('read', path, 'directory')) continue;
-        if (ignored(path, relativePath, true)) {
+        if (frame.verdicts[frame.next - 1] === IGNORED) {
           progress.skippedIgnored++;
           continue;
         }
@@ -190,8 +202,9 @@ export async function walkSearchTree(
         continue;
       }
       if (entry.kind !== 'file' || !permit.covers('read', path, 'file')) continue;
-      if (!limits.wanted(relativePath)) continue;
-      if (ignored(path, relativePath, false)) {
+      const verdict = frame.verdicts[frame.next - 1];
+      if (verdict === NOT_WANTED) continue;
+      if (verdict === IGNORED) {
         progress.skippedIgnored++;
         continue;
       }
@@ -213,12 +226,58 @@ function leave(stack: Frame[], ignores: IgnoreFile[]): void {
   if (frame.ignore !== undefined) ignores.pop();
 }
 
-// Deepest file first: a lower `.gitignore` overrides a higher one, and within one file the last
-// matching pattern decides (ignoreVerdict).
-function isIgnored(ignores: readonly IgnoreFile[], path: WorkspacePath, isDirectory: boolean, ignoreVerdict: IgnoreVerdict): boolean {
+/**
+ * What the filters say about each entry of a directory: the glob first (a file it does not want
+ * is passed by uncounted), then the `exclude` globs, then the `.gitignore` files from the deepest
+ * up (a lower one overrides a higher one; within one file the last matching pattern decides).
+ * Every test is one bounded step, and the clock may pause the walk or end it between two.
+ */
+async function verdictsOf(
+  entries: readonly DirectoryEntry[],
+  prefixCodePoints: number,
+  limits: WalkLimits,
+  ignores: readonly IgnoreFile[],
+  rules: GitignoreRules | undefined,
+  clock: WalkClock,
+): Promise<Uint8Array> {
+  const verdicts = new Uint8Array(entries.length);
+  const pause = () => clock.pause();
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
+    if ((entry.kind !== 'file' && entry.kind !== 'directory') || isGitAlias(entry.name)) continue;
+    const isDirectory = entry.kind === 'directory';
+    const codes = codePointsOf(entry.path);
+    const relative = codes.subarray(prefixCodePoints);
+    if (!isDirectory && limits.wanted !== undefined && !limits.wanted.matches(relative)) {
+      verdicts[index] = NOT_WANTED;
+      continue;
+    }
+    verdicts[index] =
+      (await isExcluded(limits.excluded, relative, pause)) || (await isIgnored(ignores, codes, isDirectory, rules, pause)) ? IGNORED : KEPT;
+  }
+  return verdicts;
+}
+
+async function isExcluded(excluded: readonly GlobFilter[], relative: Int32Array, pause: () => Promise<void> | undefined): Promise<boolean> {
+  for (const filter of excluded) {
+    const waiting = pause();
+    if (waiting !== undefined) await waiting;
+    if (filter.matches(relative)) return true;
+  }
+  return false;
+}
+
+async function isIgnored(
+  ignores: readonly IgnoreFile[],
+  codes: Int32Array,
+  isDirectory: boolean,
+  rules: GitignoreRules | undefined,
+  pause: () => Promise<void> | undefined,
+): Promise<boolean> {
+  if (rules === undefined) return false;
   for (let index = ignores.length - 1; index >= 0; index--) {
     const file = ignores[index]!;
-    const verdict = ignoreVerdict(file, file.base === '' ? path : path.slice(file.base.length + 1), isDirectory);
+    const verdict = await rules.ignoreVerdict(file, codes, file.start, isDirectory, pause);
     if (verdict !== undefined) return verdict;
   }
   return false;
@@ -235,7 +294,7 @@ async function ownIgnore(
   const entry = entries.find((item) => item.name === '.gitignore');
   if (entry === undefined || entry.kind !== 'file' || !permit.covers('read', entry.path, 'file')) return undefined;
   const read = await passBy(() => clock.race(directory.readFile('.gitignore', { maxBytes: GITIGNORE_MAX_BYTES, signal: clock.signal })));
-  return read === undefined ? undefined : parseGitignore(decodeLines(read), directory.path === ROOT_PATH ? '' : directory.path);
+  return read === undefined ? undefined : parseGitignore(decodeLines(read), directory.path === ROOT_PATH ? '' : directory.path, () => clock.pause());
 }
 
 // The `.gitignore` files of the root's ancestors, from the workspace root down, that the process may read.
@@ -253,7 +312,8 @@ async function ancestorIgnores(
     const path = childPath(directory, '.gitignore');
     if (permit.covers('read', path, 'file')) {
       const read = await passBy(() => clock.race(context.provider.readFile(path, { maxBytes: GITIGNORE_MAX_BYTES, signal: clock.signal })));
-      const file = read === undefined ? undefined : parseGitignore(decodeLines(read), directory === ROOT_PATH ? '' : directory);
+      const file =
+        read === undefined ? undefined : await parseGitignore(decodeLines(read), directory === ROOT_PATH ? '' : directory, () => clock.pause());
       if (file !== undefined) found.push(file);
     }
     directory = childPath(directory, segments[depth]!);

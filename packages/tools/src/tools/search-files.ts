@@ -81,12 +81,14 @@ export const searchFiles = defineTool({
     const clock = startWalkClock(input.deadline_ms, context.signal, root);
     try {
       // Starting and compiling is bounded by the deadline too: past it, the search answers with nothing found, stopped there.
-      const searcher = await createTextSearcher(input.query, { regex: input.regex, caseSensitive: input.case_sensitive }, clock).catch(
-        (error: unknown) => {
-          if (error === DEADLINE_PASSED) return undefined;
-          throw error;
-        },
-      );
+      const searcher = await createTextSearcher(
+        input.query,
+        { regex: input.regex, caseSensitive: input.case_sensitive, owner: context.process.id },
+        clock,
+      ).catch((error: unknown) => {
+        if (error === DEADLINE_PASSED) return undefined;
+        throw error;
+      });
       try {
         const limits: WalkLimits = {
           maxFiles: input.max_files,
