@@ -1,26 +1,16 @@
 // The repository is its own reference: no source comment or document cites a file that is not in
 // it (the shared specification notes included), every package has its row in the README table, and
 // every count of the tools matches the tools there are.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS } from '../../packages/tools/src/tools/index.js';
+import { walkRepository } from './walk-repository.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const skipped = new Set(['node_modules', 'dist', '.git', '.turbo', 'results', 'coverage']);
-
-function walk(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    if (skipped.has(name)) return [];
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) return walk(path);
-    return /\.(ts|mjs|md)$/.test(name) || name === 'package.json' ? [path] : [];
-  });
-}
-
 const self = fileURLToPath(import.meta.url);
-const files = walk(root).filter((path) => path !== self);
+const files = walkRepository(root, (name) => /\.(ts|mjs|md)$/.test(name) || name === 'package.json').filter((path) => path !== self);
 
 // Code cites in comments; test data in strings (a workspace's `docs/x.md`) is not a citation.
 function citingText(path: string): string {
