@@ -72,8 +72,8 @@ describe('guardConnections', () => {
     };
     const attackers = Array.from({ length: 60 }, (_, index) => attack(index));
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(guard.unauthenticatedCount).toBe(guard.maxUnauthenticated);
+      // However long the flood takes to fill every waiting slot on a busy machine.
+      while (guard.unauthenticatedCount < guard.maxUnauthenticated) await new Promise((resolve) => setTimeout(resolve, 20));
       // A fresh connection per request: each has to get past the flood.
       for (let index = 0; index < 20; index += 1) expect(await get(port, false)).toEqual({ status: 200, body: 'ok' });
     } finally {

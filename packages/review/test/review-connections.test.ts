@@ -55,8 +55,10 @@ describe('the review server under a flood of connections without the token', { t
   it('holds only a bounded number of them, and the person’s Apply still lands', async () => {
     // `nobody`: 200 connections from 100 loopback addresses, none sending the token.
     for (let index = 0; index < 200; index += 1) held.push(await hold(server, `127.0.${1 + (index % 2)}.${10 + (index % 50)}`));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(held.filter((socket) => !socket.destroyed && socket.readyState === 'open').length).toBeLessThanOrEqual(24);
+    // The server closes the surplus at once; a busy machine may take a while to tell every client.
+    const open = () => held.filter((socket) => !socket.destroyed && socket.readyState === 'open').length;
+    for (let waited = 0; open() > 24 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(open()).toBeLessThanOrEqual(24);
 
     const own = { [TOKEN_HEADER]: server.token, origin: server.origin, 'content-type': 'application/json' };
     expect((await send(server, 'GET', '/api/changes', { [TOKEN_HEADER]: server.token })).status).toBe(200);
