@@ -127,8 +127,8 @@ function recordSessionStart(server: Server, process: McpProcess, options: McpSer
   };
 }
 
-// Who the audit record says made the call: the client as it named itself in `initialize`.
-function callerOf(server: Server, sessionId: string | undefined): AuditCallerContext {
+/** Who the audit record says made the call: the client as it named itself in `initialize`. */
+export function callerOf(server: Server, sessionId: string | undefined): AuditCallerContext {
   const client = server.getClientVersion();
   return {
     ...(sessionId === undefined ? {} : { session: sessionId }),

@@ -7,7 +7,7 @@ export { createMcpHttpHandler } from './http/create-mcp-http-handler.js';
 export type { McpHttpHandler, McpHttpHandlerOptions } from './http/create-mcp-http-handler.js';
 export { serveHttp } from './http/serve-http.js';
 export type { HttpServer, ServeHttpOptions } from './http/serve-http.js';
-export type { ConnectionLimits } from './http/connection-guard.js';
+export type { ConnectionLimits } from './http/serve-http.js';
 export { approvalMessage, createElicitationApprover } from './elicitation-approver.js';
 export { clientRoot } from './client-root.js';
 export type { ClientRoot } from './client-root.js';

@@ -1,6 +1,7 @@
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
+  isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
@@ -58,6 +59,20 @@ export type IncomingMessage =
 /** A JSON-RPC error answer; ids the SDK types cannot hold (1e308, null) are written as they came. */
 export function errorAnswer(id: ExternalId, code: number, message: string): JSONRPCErrorResponse {
   return { jsonrpc: '2.0', id: id as JSONRPCErrorResponse['id'], error: { code, message } };
+}
+
+/**
+ * The answer to a message the SDK does not take as a request: -32600 when its envelope is wrong
+ * (an unknown top-level key), -32602 when only its `params` are (a `_meta` MCP does not accept).
+ */
+export function requestRefusal(message: Readonly<Record<string, unknown>>, id: number): JSONRPCErrorResponse {
+  const { params: _params, ...envelope } = message;
+  if (!isJSONRPCRequest(envelope)) return errorAnswer(id, JSON_RPC.invalidRequest, 'Invalid Request: the message is not a JSON-RPC request.');
+  return errorAnswer(
+    id,
+    JSON_RPC.invalidParams,
+    'Invalid params: "params" is not what MCP accepts for this method (its "_meta" must be an object as MCP defines it).',
+  );
 }
 
 /** A JSON object (not an array, not null). */

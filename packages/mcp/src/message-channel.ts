@@ -10,8 +10,9 @@ import {
 import { CallTable } from './call-table.js';
 import { clientReply } from './client-reply.js';
 import { DEFAULT_CHANNEL_LIMITS, type ChannelLimits } from './channel-limits.js';
-import { classifyMessage, errorAnswer, JSON_RPC } from './json-rpc.js';
+import { classifyMessage, errorAnswer, JSON_RPC, requestRefusal } from './json-rpc.js';
 import { type Parked, ParkedRequests } from './parked-requests.js';
+import { type PreemptAnswer, toolCallMessage } from './tool-call-hooks.js';
 import type { OversizeResult } from './oversize-reply.js';
 import { serializeMessage, type KnownStructure, type SerializedMessage } from './serialized-message.js';
 
@@ -26,7 +27,7 @@ export interface MessageChannelOptions {
   readonly sink: MessageSink;
   readonly limits?: Partial<ChannelLimits>;
   /** Answers a request before the SDK sees it (return undefined to let the SDK handle it). */
-  readonly preempt?: (request: { readonly method: string; readonly params: unknown }) => Promise<unknown> | undefined;
+  readonly preempt?: (request: { readonly method: string; readonly params: unknown }) => Promise<PreemptAnswer> | undefined;
   /** The result that replaces a reply over `maxReplyBytes` (undefined: a JSON-RPC error). */
   readonly oversizeResult?: OversizeResult;
   readonly log?: (line: string) => void;
@@ -247,9 +248,9 @@ export class MessageChannel implements Transport {
     const params = request.body.params as Record<string, unknown> | undefined;
     const tool = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
     const internalId = this.#calls.open(request.id, { method: request.method, tool }, params?.arguments);
-    const message = { ...request.body, id: internalId };
+    const message = { ...(request.method === 'tools/call' ? toolCallMessage(request.body) : request.body), id: internalId };
     if (!isJSONRPCRequest(message)) {
-      const refusal = errorAnswer(internalId, JSON_RPC.invalidRequest, 'Invalid Request: the message is not a JSON-RPC request.');
+      const refusal = requestRefusal(message, internalId);
       this.send(refusal).catch((error: unknown) => this.#failedWrite(error));
       return;
     }
@@ -257,7 +258,7 @@ export class MessageChannel implements Transport {
     if (preempted !== undefined) {
       preempted
         .then(
-          (result) => this.send({ jsonrpc: '2.0', id: internalId, result: result as Record<string, unknown> }),
+          (answer) => this.send({ jsonrpc: '2.0', id: internalId, ...answer }),
           (error: unknown) => this.send({ jsonrpc: '2.0', id: internalId, error: { code: JSON_RPC.internalError, message: String(error) } }),
         )
         .catch((error: unknown) => this.#failedWrite(error));

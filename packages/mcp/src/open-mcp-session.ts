@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ChannelLimits } from './channel-limits.js';
-import { createMcpServer } from './create-mcp-server.js';
+import { callerOf, createMcpServer } from './create-mcp-server.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import { MessageChannel, type MessageSink } from './message-channel.js';
 import { oversizeToolResult, preemptMalformedToolCall } from './tool-call-hooks.js';
@@ -33,15 +33,18 @@ export interface McpSession {
  */
 export async function openMcpSession(options: McpSessionOptions): Promise<McpSession> {
   const { runtime, process, log } = options;
+  const sessionIdOf = options.sessionIdOf ?? (() => options.sessionId);
+  let server: Server | undefined;
   const channel = new MessageChannel({
     sink: options.sink,
-    preempt: preemptMalformedToolCall(process),
+    // A call answered before the SDK sees it is recorded under its session and client all the same.
+    preempt: preemptMalformedToolCall(process, () => (server === undefined ? undefined : callerOf(server, sessionIdOf()))),
     oversizeResult: oversizeToolResult(runtime.tools),
     log,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
   });
-  const server = createMcpServer(runtime, {
+  server = createMcpServer(runtime, {
     process,
     log,
     ...(options.name === undefined ? {} : { name: options.name }),
@@ -49,7 +52,7 @@ export async function openMcpSession(options: McpSessionOptions): Promise<McpSes
     signalOf: (id) => channel.signalOf(id),
     argumentsOf: (id) => channel.argumentsOf(id),
     noteResult: (id, known) => channel.noteResult(id, known),
-    sessionIdOf: options.sessionIdOf ?? (() => options.sessionId),
+    sessionIdOf,
   });
   server.onerror = (error) => log(error.message);
   await server.connect(channel);

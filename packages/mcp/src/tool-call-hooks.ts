@@ -1,24 +1,62 @@
+import type { AuditCallerContext } from '@libos/core';
 import type { ToolSummary } from '@libos/tools';
-import type { McpProcess } from './mcp-runtime.js';
+import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallInfo } from './call-table.js';
+import { isPlainObject, JSON_RPC } from './json-rpc.js';
+import type { McpProcess } from './mcp-runtime.js';
 import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
+/** How a request answered before the SDK sees it is answered: a result, or a JSON-RPC error. */
+export type PreemptAnswer = { readonly result: Record<string, unknown> } | { readonly error: { readonly code: number; readonly message: string } };
+
+const NO_NAME: PreemptAnswer = {
+  error: { code: JSON_RPC.invalidParams, message: 'Invalid params: tools/call needs "name", the name of a tool as a string.' },
+};
+
 /**
- * A `tools/call` whose `arguments` is not an object (an array, a string, null) would be refused
- * by the SDK with -32603 and a raw validation dump. The contract wants the tool's own
- * `invalid_arguments` failure, so such a call goes straight to the runtime, which refuses it
- * before any probe. Every other request is left to the SDK.
+ * The `tools/call` requests the SDK would refuse with -32603 and a raw validation dump, answered
+ * as docs/mcp.md says. Without a string `name` the answer is -32602; `arguments` that is not an
+ * object is the tool's own `invalid_arguments` failure (the contract's rule). Either way the call
+ * goes to the runtime, so that it has its audit record like every other: the pipeline refuses a
+ * call without a tool name, or with such arguments, before anything runs. Every other request is
+ * left to the SDK.
  */
 export function preemptMalformedToolCall(
   process: McpProcess,
-): (request: { readonly method: string; readonly params: unknown }) => Promise<unknown> | undefined {
+  callerOf: () => AuditCallerContext | undefined,
+): (request: { readonly method: string; readonly params: unknown }) => Promise<PreemptAnswer> | undefined {
   return ({ method, params }) => {
-    if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
-    const { name, arguments: callArguments } = params as { name?: unknown; arguments?: unknown };
-    if (typeof name !== 'string' || !Object.hasOwn(params, 'arguments')) return undefined;
-    if (typeof callArguments === 'object' && callArguments !== null && !Array.isArray(callArguments)) return undefined;
-    return process.call(name, callArguments).then(toCallToolResult, () => toCallToolResult({ ok: false, error: UNEXPECTED_FAILURE }));
+    if (method !== 'tools/call') return undefined;
+    const fields = isPlainObject(params) ? params : {};
+    const { name, arguments: callArguments } = fields;
+    const caller = callerOf();
+    const options = caller === undefined ? {} : { caller };
+    if (typeof name !== 'string') {
+      // The pipeline checks the name's type itself (a non-string names no tool), so it records and refuses it.
+      return process.call(name as string, callArguments, options).then(
+        () => NO_NAME,
+        () => NO_NAME,
+      );
+    }
+    if (!Object.hasOwn(fields, 'arguments') || isPlainObject(callArguments)) return undefined;
+    return process.call(name, callArguments, options).then(
+      (outcome) => ({ result: toCallToolResult(outcome) }),
+      () => ({ result: toCallToolResult({ ok: false, error: UNEXPECTED_FAILURE }) }),
+    );
   };
+}
+
+/**
+ * A `tools/call` as the SDK gets it. The call is its `name` and `arguments`: `task` is dropped (this
+ * server declares no tasks capability, so every call is an ordinary one; given it, the SDK would
+ * run the tool and then answer an error for its result), and so is a `_meta` MCP would not accept, which the
+ * server never reads. A call that runs is then recorded and answered like any other.
+ */
+export function toolCallMessage(body: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  if (!isPlainObject(body.params)) return body;
+  const { task: _task, _meta: meta, ...params } = body.params;
+  const keepMeta = meta !== undefined && isJSONRPCRequest({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { _meta: meta } });
+  return { ...body, params: keepMeta ? { ...params, _meta: meta } : params };
 }
 
 /**

@@ -1,40 +1,102 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HEADERS, INITIALIZE, postFrom, rawConnection, startHttp } from './support/http-fixture.js';
+import { callTool, HEADERS, INITIALIZE, postFrom, rawConnection, startHttp } from './support/http-fixture.js';
 
 /** A slowloris connection: the start of a request's headers, never finished. */
-async function slowloris(url: URL): Promise<{ socket: Socket; closed: Promise<void> }> {
-  const socket = await rawConnection(url);
+async function slowloris(url: URL, localAddress?: string): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const socket = await rawConnection(url, localAddress);
   socket.on('error', () => {});
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.write(`POST /mcp HTTP/1.1\r\nhost: ${url.host}\r\nx-slow: `);
   return { socket, closed };
 }
 
-describe('connections before authentication', () => {
-  it('are bounded per source and in total, and a connection sending headers slowly is closed', async () => {
-    const fixture = await startHttp({}, { token: 'secret', maxConnectionsPerSource: 4, maxConnections: 6, headersTimeoutMs: 1000 });
-    const held: { socket: Socket; closed: Promise<void> }[] = [];
-    try {
-      // One source with no token opens 20: all but 4 are closed at once.
-      for (let index = 0; index < 20; index += 1) held.push(await slowloris(fixture.url));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(held.filter((connection) => !connection.socket.destroyed && connection.socket.readyState === 'open').length).toBeLessThanOrEqual(4);
+const AUTHORIZED = { ...HEADERS, authorization: 'Bearer secret' };
 
-      // Another source still gets in and is served.
-      const opened = await postFrom(fixture.url, '127.0.0.2', { ...HEADERS, authorization: 'Bearer secret' }, JSON.stringify(INITIALIZE));
+describe('connections before authentication', () => {
+  it('from many 127.x addresses, reopened as they close, never keep the token holder out', async () => {
+    const fixture = await startHttp(
+      { 'a.txt': 'hello' },
+      { token: 'secret', maxConnections: 24, reservedForAuthenticated: 4, authenticationTimeoutMs: 30_000 },
+    );
+    let attacking = true;
+    const held: Socket[] = [];
+    // `nobody`: 48 loopback sources, each reopening its connection as soon as the server closes it.
+    const attack = async (index: number) => {
+      while (attacking) {
+        const connection = await slowloris(fixture.url, `127.0.${1 + Math.floor(index / 200)}.${10 + (index % 200)}`).catch(() => undefined);
+        if (connection === undefined) continue;
+        held.push(connection.socket);
+        if (!attacking) connection.socket.destroy();
+        await connection.closed;
+      }
+    };
+    const attackers = Array.from({ length: 48 }, (_, index) => attack(index));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The token holder opens a session and is answered, each request on a new connection.
+      const opened = await postFrom(fixture.url, '127.0.0.1', AUTHORIZED, JSON.stringify(INITIALIZE));
       expect(opened.status).toBe(200);
-      expect(opened.headers['mcp-session-id']).toBeTypeOf('string');
+      const session = { ...AUTHORIZED, 'mcp-session-id': String(opened.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
+      const initialized = await postFrom(fixture.url, '127.0.0.1', session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      expect(initialized.status).toBe(202);
+      for (let id = 1; id <= 10; id += 1) {
+        const call = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'a.txt' } } };
+        const answered = await postFrom(fixture.url, '127.0.0.1', session, JSON.stringify(call));
+        expect(answered.status).toBe(200);
+        expect(answered.text).toContain('hello');
+      }
       // A client without the token gets 401 and no connection to try again on.
       const refused = await postFrom(fixture.url, '127.0.0.3', HEADERS, JSON.stringify(INITIALIZE));
       expect(refused.status).toBe(401);
       expect(refused.headers.connection).toBe('close');
+    } finally {
+      attacking = false;
+      for (const socket of held) socket.destroy();
+      await Promise.all(attackers);
+      await fixture.close();
+    }
+  }, 60_000);
 
-      // The slow ones the server kept are closed once their header time is up.
+  it('that trickle their headers are closed once the time to authenticate is up', async () => {
+    const fixture = await startHttp({}, { token: 'secret', authenticationTimeoutMs: 500 });
+    const held: { socket: Socket; closed: Promise<void> }[] = [];
+    try {
+      for (let index = 0; index < 5; index += 1) held.push(await slowloris(fixture.url, `127.0.0.${20 + index}`));
+      const trickle = setInterval(() => {
+        for (const connection of held) if (!connection.socket.destroyed) connection.socket.write('a');
+      }, 50);
       await Promise.all(held.map((connection) => connection.closed));
+      clearInterval(trickle);
     } finally {
       for (const connection of held) connection.socket.destroy();
       await fixture.close();
     }
-  }, 60_000);
+  }, 30_000);
+});
+
+describe('authenticated clients', () => {
+  it('keep 32 sessions from one address at once, 50 calls each, all answered', async () => {
+    const fixture = await startHttp({ 'a.txt': 'hello' }, { token: 'secret', maxConnections: 128 });
+    try {
+      const sessions = await Promise.all(Array.from({ length: 32 }, () => fixture.openSession({ authorization: 'Bearer secret' })));
+      const failures: string[] = [];
+      await Promise.all(
+        sessions.map(async (session, index) => {
+          for (let id = 1; id <= 50; id += 1) {
+            try {
+              const answer = await callTool(fixture.url, session.headers, id, 'read_text_file', { path: 'a.txt' });
+              if (answer.status !== 200 || answer.message.result?.structuredContent?.content !== 'hello')
+                failures.push(`${index}/${id}: ${answer.status}`);
+            } catch (error) {
+              failures.push(`${index}/${id}: ${error instanceof Error ? error.message : String(error)}`);
+            }
+          }
+        }),
+      );
+      expect(failures).toEqual([]);
+    } finally {
+      await fixture.close();
+    }
+  }, 120_000);
 });

@@ -52,7 +52,7 @@ async function harness(process: McpProcess, limits: Partial<ChannelLimits> = {})
   const channel = new MessageChannel({
     sink: output.sink,
     limits,
-    preempt: preemptMalformedToolCall(process),
+    preempt: preemptMalformedToolCall(process, () => undefined),
     oversizeResult: oversizeToolResult([bigTool]),
   });
   const server = createMcpServer(fakeRuntime([bigTool], process), {

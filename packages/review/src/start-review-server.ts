@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { isIP } from 'node:net';
+import { type ConnectionGuardOptions, guardConnections } from '@libos/http-guard';
 import { createReviewHandler } from './create-review-handler.js';
+import { refusalOf, type RequestPolicy } from './review-request.js';
 import type { ReviewCalls, ReviewOperations } from './review-operations.js';
 
 /** Options of `startReviewServer`. */
@@ -12,6 +14,8 @@ export interface ReviewServerOptions {
   readonly host?: string;
   /** 0 (the default) picks a free port. */
   readonly port?: number;
+  /** What a peer without the token may hold (`@libos/http-guard`; default its own bounds, 10 s to authenticate). */
+  readonly connections?: Omit<ConnectionGuardOptions, 'log'>;
 }
 
 /** A running review server. */
@@ -33,7 +37,15 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   if (!isLoopback(host)) throw new Error(`the review page is served on loopback only, not on ${host}`);
   const token = randomBytes(32).toString('base64url');
   let handler: ReturnType<typeof createReviewHandler> | undefined;
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (request, response) => handler!(request, response));
+  let policy: RequestPolicy | undefined;
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (request, response) => {
+    // An API request that passes the checks carried the token: its connection is authenticated.
+    if ((request.url ?? '/').startsWith('/api/') && refusalOf(request, policy!) === undefined) guard.authenticated(request.socket);
+    handler!(request, response);
+  });
+  // Without it, connections from a user without the token (any number of them, from any 127.x)
+  // would take every descriptor and make the person's Apply fail.
+  const guard = guardConnections(server, options.connections ?? {});
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
@@ -43,12 +55,11 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${shown}:${address.port}`;
   const hosts = new Set([`${shown}:${address.port}`]);
+  policy = { origin, hosts, token };
   handler = createReviewHandler({
     operations: options.operations,
     ...(options.calls === undefined ? {} : { calls: options.calls }),
-    origin,
-    hosts,
-    token,
+    ...policy,
   });
   return {
     url: `${origin}/#token=${token}`,

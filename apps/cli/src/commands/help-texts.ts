@@ -99,6 +99,8 @@ HTTP options:
   --max-sessions N          At most N sessions at once; the next one gets HTTP 503 (default 256)
   --drain-seconds N         At shutdown, wait at most this long for replies a client has not read
                             yet, then end those sessions anyway (default 30)
+  --auth-timeout-seconds N  Close a connection that has not sent a request with the token within
+                            N seconds (default 10); authenticated connections are never timed out
 
 A browser Origin other than the server's own is refused with HTTP 403.
 

@@ -16,6 +16,7 @@ const SERVE_FLAGS = {
   'session-idle-seconds': { type: 'string' },
   'max-sessions': { type: 'string' },
   'drain-seconds': { type: 'string' },
+  'auth-timeout-seconds': { type: 'string' },
   'single-user': { type: 'boolean' },
 } as const;
 

@@ -16,6 +16,8 @@ export interface HttpOptions {
   readonly maxSessions: number;
   /** How long shutdown waits for replies still unwritten (a client that never reads) before ending their sessions. */
   readonly drainMs: number;
+  /** How long a new connection has to send a request with the token before it is closed. */
+  readonly authenticationTimeoutMs: number;
 }
 
 interface HttpFlagValues {
@@ -24,12 +26,14 @@ interface HttpFlagValues {
   readonly 'session-idle-seconds'?: string | undefined;
   readonly 'max-sessions'?: string | undefined;
   readonly 'drain-seconds'?: string | undefined;
+  readonly 'auth-timeout-seconds'?: string | undefined;
   readonly 'single-user'?: boolean | undefined;
 }
 
 const DEFAULT_IDLE_SECONDS = 900;
 const DEFAULT_MAX_SESSIONS = 256;
 const DEFAULT_DRAIN_SECONDS = 30;
+const DEFAULT_AUTH_TIMEOUT_SECONDS = 10;
 
 /** `HOST:PORT`, `[V6]:PORT` or `:PORT` / `PORT` (loopback). Port 0 picks a free port. */
 export function parseListenAddress(command: string, text: string): { host: string; port: number } {
@@ -94,5 +98,6 @@ export async function httpOptionsFrom(command: string, values: HttpFlagValues, e
     sessionIdleMs: positiveInteger(command, '--session-idle-seconds', values['session-idle-seconds'], DEFAULT_IDLE_SECONDS) * 1000,
     maxSessions: positiveInteger(command, '--max-sessions', values['max-sessions'], DEFAULT_MAX_SESSIONS),
     drainMs: positiveInteger(command, '--drain-seconds', values['drain-seconds'], DEFAULT_DRAIN_SECONDS) * 1000,
+    authenticationTimeoutMs: positiveInteger(command, '--auth-timeout-seconds', values['auth-timeout-seconds'], DEFAULT_AUTH_TIMEOUT_SECONDS) * 1000,
   };
 }

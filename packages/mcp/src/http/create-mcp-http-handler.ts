@@ -16,6 +16,11 @@ export interface McpHttpHandlerOptions {
   readonly allowedOrigins?: Iterable<string>;
   /** Refuse a `Host` header that does not name loopback (a DNS-rebound page), for a server bound to loopback. */
   readonly loopbackOnly?: boolean;
+  /**
+   * Told of each request that passed the access check (it carried the token, when one is set), so a
+   * server can count its connection as authenticated (`guardConnections` of `@libos/http-guard`).
+   */
+  readonly onAccess?: (request: IncomingMessage) => void;
   /** A session with nothing in flight and no request for this long ends (default 900 s). */
   readonly sessionIdleMs?: number;
   /** The sessions kept at once; the next `initialize` gets 503 (default 256). */
@@ -170,6 +175,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
         refusal.status === 401 ? { 'www-authenticate': 'Bearer', connection: 'close' } : { connection: 'close' },
       );
     }
+    options.onAccess?.(request);
     const header = request.headers['mcp-session-id'];
     const id = Array.isArray(header) ? header[0] : header;
     const session = id === undefined ? undefined : sessions.get(id);

@@ -1,14 +1,17 @@
 import { createServer, type Server as NodeHttpServer } from 'node:http';
+import { type ConnectionGuardOptions, guardConnections } from '@libos/http-guard';
 import type { AddressInfo } from 'node:net';
 import { JSON_RPC } from '../json-rpc.js';
 import { isLoopback } from '../loopback.js';
 import type { McpRuntime } from '../mcp-runtime.js';
 import { ownOriginsOf } from './check-access.js';
-import { type ConnectionLimits, guardConnections } from './connection-guard.js';
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from './create-mcp-http-handler.js';
 import { rpcError, sendJson } from './send-json.js';
 
-export interface ServeHttpOptions extends Omit<McpHttpHandlerOptions, 'allowedOrigins' | 'loopbackOnly'>, ConnectionLimits {
+/** What a peer may hold before it has shown the token (`guardConnections` of `@libos/http-guard`). */
+export type ConnectionLimits = Omit<ConnectionGuardOptions, 'log'>;
+
+export interface ServeHttpOptions extends Omit<McpHttpHandlerOptions, 'allowedOrigins' | 'loopbackOnly' | 'onAccess'>, ConnectionLimits {
   /** The address to listen on (default 127.0.0.1); a non-loopback one needs a `token`. */
   readonly host?: string;
   /** Default 0: a free port (see `url`). */
@@ -25,7 +28,7 @@ export interface HttpServer {
 }
 
 const ENDPOINT = '/mcp';
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_AUTHENTICATION_TIMEOUT_MS = 10_000;
 
 /**
  * Serves `runtime`'s tools over MCP Streamable HTTP at `/mcp` on a `node:http` server of its own,
@@ -38,7 +41,8 @@ export async function serveHttp(runtime: McpRuntime, options: ServeHttpOptions =
     throw new Error(`refusing to serve ${host} (reachable from other hosts) without a token`);
   }
   let handler: McpHttpHandler | undefined;
-  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  // Each request's headers within the time a new connection has to authenticate.
+  const headersTimeout = options.authenticationTimeoutMs ?? DEFAULT_AUTHENTICATION_TIMEOUT_MS;
   // Node checks these deadlines every `connectionsCheckingInterval`: often enough to hold them.
   const timing = {
     headersTimeout,
@@ -51,7 +55,12 @@ export async function serveHttp(runtime: McpRuntime, options: ServeHttpOptions =
     if (handler === undefined) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is starting.'));
     void handler.handle(request, response);
   });
-  guardConnections(server, { ...options, headersTimeoutMs: headersTimeout }, options.log ?? (() => {}));
+  const guard = guardConnections(server, {
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.reservedForAuthenticated === undefined ? {} : { reservedForAuthenticated: options.reservedForAuthenticated }),
+    authenticationTimeoutMs: headersTimeout,
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -60,7 +69,13 @@ export async function serveHttp(runtime: McpRuntime, options: ServeHttpOptions =
     });
   });
   const { port } = server.address() as AddressInfo;
-  const mcp = createMcpHttpHandler(runtime, { ...options, allowedOrigins: ownOriginsOf(host, port), loopbackOnly: isLoopback(host) });
+  const mcp = createMcpHttpHandler(runtime, {
+    ...options,
+    allowedOrigins: ownOriginsOf(host, port),
+    loopbackOnly: isLoopback(host),
+    // A request that passed the token check makes its connection one the guard no longer times out.
+    onAccess: (request) => guard.authenticated(request.socket),
+  });
   handler = mcp;
   const hostText = host.includes(':') ? `[${host}]` : host;
   return {
