@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLibos, temporaryDirectory } from './support/libos-binary.js';
+import { LIBOS_BIN, runLibos, temporaryDirectory } from './support/libos-binary.js';
+
+const clone = fileURLToPath(new URL('../../..', import.meta.url));
 
 let workspace: Awaited<ReturnType<typeof temporaryDirectory>>;
 beforeAll(async () => {
@@ -129,5 +133,24 @@ describe('libos demo', () => {
       expect(run.stdout.match(/"ok":true/gu)?.length).toBe(10);
     }
     expect(await readFile(join(directory, 'docs/notes.md'), 'utf8')).toContain('libos demo');
+  });
+});
+
+describe("the demo's last line", () => {
+  it('works pasted into a shell in the clone, as `pnpm demo` printed it (libos is not on the PATH there)', async () => {
+    // A root a shell would split or expand unquoted.
+    const directory = join(workspace.path, "it's a $HOME demo");
+    const demo = spawnSync(process.execPath, [LIBOS_BIN, 'demo', directory], {
+      cwd: clone,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_user_agent: 'pnpm/12.4.2 npm/? node/v20 linux x64' },
+    });
+    expect(demo.status, demo.stderr).toBe(0);
+    const last = demo.stdout.trimEnd().split('\n').at(-1) ?? '';
+    const line = last.replace(/^Explore it yourself: /u, '');
+    expect(line).toMatch(/^pnpm exec libos shell --root /u);
+    const pasted = spawnSync('bash', ['-c', line], { cwd: clone, encoding: 'utf8', input: 'cat docs/notes.md\n' });
+    expect({ status: pasted.status, stderr: pasted.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(pasted.stdout).toContain('Written by the libos demo');
   });
 });

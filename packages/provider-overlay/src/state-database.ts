@@ -1,7 +1,26 @@
 import { closeSync, existsSync, openSync, readlinkSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { LibosError } from '@libos/core';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+
+// Loaded when an overlay first opens its state: better-sqlite3 is a native addon, an optional peer
+// dependency, so installing a program that merely can use an overlay (the CLI) compiles nothing.
+let sqlite: typeof Database | undefined;
+function loadSqlite(): typeof Database {
+  if (sqlite === undefined) {
+    try {
+      sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    } catch (error) {
+      throw new LibosError(
+        'provider_failure',
+        'The overlay keeps its state in SQLite: install better-sqlite3 (npm i better-sqlite3) beside @libos/provider-overlay, or run without an overlay.',
+        { effect: 'none', details: { reason: 'sqlite_unavailable' }, cause: error },
+      );
+    }
+  }
+  return sqlite;
+}
 
 /** The schema, as data: each migration runs once, in order, inside one transaction (docs/overlay.md). */
 const migrations: readonly string[] = [
@@ -54,7 +73,7 @@ export function openStateDatabase(file: string, lowerRoot: string | undefined): 
     // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
     if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   }
-  const db = new Database(file);
+  const db = new (loadSqlite())(file);
   // WAL lets a person's command read while a server writes; FULL makes each commit durable, which
   // the apply journal needs (a committed "done" must survive a power cut).
   if (file !== ':memory:') db.pragma('journal_mode = WAL');

@@ -40,7 +40,7 @@ describe('reads after another writer changed the state', () => {
     const lower = createLocalProvider({ root: sandbox.root });
     const overlay = await openOverlay({ lower, state });
     const other = (...args: string[]) => execFileSync(process.execPath, [CALL, sandbox.root, state, ...args], { stdio: 'pipe' });
-    const rounds = process.env.CI ? 2 : 4;
+    const rounds = process.env.LIBOS_STRESS === '1' ? 4 : 2;
     for (let round = 0; round < rounds; round++) {
       expect(await readText(overlay.provider, 'dir/a.txt')).toBe('lower\n');
       other('write', 'dir/a.txt', `agent ${round}\n`);
@@ -61,7 +61,7 @@ describe('reads after another writer changed the state', () => {
     const lower = createLocalProvider({ root: sandbox.root });
     const reader = await openOverlay({ lower, state });
     const writer = await openOverlay({ lower, state });
-    const rounds = process.env.CI ? 100 : 300;
+    const rounds = process.env.LIBOS_STRESS === '1' ? 300 : 100;
     for (let round = 0; round < rounds; round++) {
       expect(await readText(reader.provider, 'dir/a.txt')).toBe('lower\n');
       if (round % 2 === 0) {

@@ -46,6 +46,7 @@ export interface ToolAnnotations {
  * what `execute` receives (defaults filled in), `CallInput` what a caller may pass, `Name` the tool's
  * literal name, so `process.call` can be typed from a list of definitions.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a list of tools with different inputs must be a ToolDefinition[]; `execute` takes Input (contravariant) and the schema yields it (covariant), so only `any` makes them one list.
 export interface ToolDefinition<Input = any, Output = any, CallInput = Input, Name extends string = string> {
   /** 1 to 64 ASCII letters, digits, `_` or `-`: a name every model API accepts (built-in tools use snake_case). */
   readonly name: Name;

@@ -17,7 +17,7 @@ type ToolNamed<Tools extends ToolList, Name extends string> = Extract<Tools[numb
 export type ToolCallInput<Tools extends ToolList, Name extends string> = string extends Name
   ? unknown
   : Name extends ToolName<Tools>
-    ? ToolNamed<Tools, Name> extends ToolDefinition<any, any, infer CallInput, any>
+    ? ToolNamed<Tools, Name> extends ToolDefinition<infer _Input, infer _Output, infer CallInput, infer _Name>
       ? CallInput
       : unknown
     : unknown;
@@ -26,7 +26,7 @@ export type ToolCallInput<Tools extends ToolList, Name extends string> = string 
 export type ToolOutput<Tools extends ToolList, Name extends string> = string extends Name
   ? Record<string, unknown>
   : Name extends ToolName<Tools>
-    ? ToolNamed<Tools, Name> extends ToolDefinition<any, infer Output, any, any>
+    ? ToolNamed<Tools, Name> extends ToolDefinition<infer _Input, infer Output, infer _CallInput, infer _Name>
       ? Output
       : Record<string, unknown>
     : Record<string, unknown>;

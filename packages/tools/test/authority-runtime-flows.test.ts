@@ -1,6 +1,6 @@
-import type { ApprovalRequest, Approver, CallResult } from '@libos/core';
+import type { ApprovalRequest } from '@libos/core';
 import { describe, expect, it } from 'vitest';
-import { ALL_RIGHTS, encoder, runtimeOn, sha256, useSharedCheckpoint } from './support/authority-runtime-testbed.js';
+import { ALL_RIGHTS, runtimeOn, sha256, useSharedCheckpoint } from './support/authority-runtime-testbed.js';
 
 useSharedCheckpoint();
 

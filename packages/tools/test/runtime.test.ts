@@ -8,6 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 import { createTestbed } from './support/harness.js';
 
+/** The parts of a tool's JSON Schema these tests read. */
+interface JsonSchemaObject {
+  readonly properties: Record<string, Record<string, unknown> & { readonly items?: JsonSchemaObject }>;
+  readonly required: string[];
+}
+
 const TOOL_NAMES = [
   'get_working_directory',
   'set_working_directory',
@@ -100,7 +106,7 @@ describe('runtime.tools', () => {
 
   it('shows defaults, required fields and the configured bounds in the input schemas', async () => {
     const { runtime } = await createTestbed({ config: { bounds: { list_limit_default: 7, list_limit_max: 70 } } });
-    const schema = (name: string) => runtime.tools.find((tool) => tool.name === name)!.inputSchema as Record<string, any>;
+    const schema = (name: string) => runtime.tools.find((tool) => tool.name === name)!.inputSchema as unknown as JsonSchemaObject;
     expect(schema('read_directory').properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 70, default: 7 });
     expect(schema('read_directory').required).toEqual(['path']);
     expect(schema('read_text_file').properties.max_bytes).toMatchObject({
@@ -116,9 +122,9 @@ describe('runtime.tools', () => {
 
   it('lists every field of an output as required', async () => {
     const { runtime } = await createTestbed();
-    const output = (name: string) => runtime.tools.find((tool) => tool.name === name)!.outputSchema as Record<string, any>;
+    const output = (name: string) => runtime.tools.find((tool) => tool.name === name)!.outputSchema as unknown as JsonSchemaObject;
     expect(output('read_text_file').required.sort()).toEqual(['bytes_read', 'content', 'content_sha256', 'encoding', 'path', 'truncated']);
-    expect(output('read_directory').properties.entries.items.required.sort()).toEqual(['kind', 'modified_at', 'name', 'path', 'size_bytes']);
+    expect(output('read_directory').properties.entries?.items?.required.sort()).toEqual(['kind', 'modified_at', 'name', 'path', 'size_bytes']);
     expect(output('delete_file').required.sort()).toEqual(['deleted', 'kind', 'path', 'recursive']);
   });
 });

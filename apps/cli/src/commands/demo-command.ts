@@ -63,7 +63,7 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
   } finally {
     await workspace.close();
   }
-  write(`\nExplore it yourself: libos shell --root ${JSON.stringify(root)}\n`);
+  write(`\nExplore it yourself: ${shellCommandLine(root, process.env)}\n`);
   return 0;
 }
 
@@ -72,6 +72,18 @@ async function runStep(agent: Pick<ToolCaller, 'call'>, step: TourStep, number: 
   const outcome = await agent.call(step.tool, step.args);
   const shown = outcome.ok ? { ok: true, result: outcome.result } : { ok: false, error: outcome.error };
   write(`   result ${JSON.stringify(shown)}\n`);
+}
+
+/**
+ * The command that opens a shell on `root`, as it works pasted where the demo ran: `libos` is on the
+ * PATH only for a global install, so under pnpm (`pnpm demo` in a clone) it is `pnpm exec libos`, and
+ * under npm (`npx @libos/cli demo`) `npx -y @libos/cli`. The root is quoted for a POSIX shell.
+ */
+export function shellCommandLine(root: string, environment: Readonly<Record<string, string | undefined>>): string {
+  const agent = environment.npm_config_user_agent ?? '';
+  const libos = agent.startsWith('pnpm/') ? 'pnpm exec libos' : agent.startsWith('npm/') ? 'npx -y @libos/cli' : 'libos';
+  const quoted = /^[\w./-]+$/u.test(root) ? root : `'${root.replaceAll("'", "'\\''")}'`;
+  return `${libos} shell --root ${quoted}`;
 }
 
 /** The demo's fixture: the workspace directory and a symlink that points out of it. */
