@@ -88,5 +88,10 @@ describe('what libos diff and libos changes print for a person', () => {
     expect(changes.stdout).toContain('"path": "invoice\\u202efdp.exe"');
     // Still the same JSON: the path parses back to the name itself.
     expect((JSON.parse(changes.stdout) as { changes: { path: string }[] }).changes[0]?.path).toBe(name);
+    // A refusal that names what the person typed names it escaped.
+    const refused = await runLibos(['apply', '/x\u202Ey\u001b[2J', ...on()]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).not.toMatch(HIDDEN);
+    expect(refused.stderr).toContain('/x\\u{202E}y\\u{001B}[2J');
   });
 });

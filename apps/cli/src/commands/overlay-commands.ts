@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { LibosError } from '@libos/core';
+import { LibosError, escapeForDisplay } from '@libos/core';
 import { parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { openPersonOverlay } from '../workspace/open-person-overlay.js';
@@ -37,7 +37,7 @@ const paths = (positionals: readonly string[]) => (positionals.length === 0 ? {}
 function integer(command: string, flag: string, value: Values[string], minimum: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^\d+$/u.test(value) || Number(value) < minimum) {
-    throw new UsageError(`${command}: --${flag} needs an integer of at least ${minimum}, not '${String(value)}'`);
+    throw new UsageError(`${command}: --${flag} needs an integer of at least ${minimum}, not '${escapeForDisplay(String(value))}'`);
   }
   return Number(value);
 }
@@ -117,7 +117,7 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
     }
   }
   if (positionals.length > command.positionals)
-    throw new UsageError(`${label}: unexpected argument '${positionals[command.positionals]}' (see \`${label} --help\`)`);
+    throw new UsageError(`${label}: unexpected argument '${escapeForDisplay(positionals[command.positionals] ?? '')}' (see \`${label} --help\`)`);
   if (positionals.length < (command.minimum ?? 0)) throw new UsageError(`${label}: missing argument (see \`${label} --help\`)`);
   const opened = await openPersonOverlay(label, workspaceOptionsFrom(label, values));
   try {
@@ -125,7 +125,7 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
     process.stdout.write(output);
     return status;
   } catch (error) {
-    if (LibosError.is(error, 'invalid_arguments', 'invalid_path')) throw new UsageError(`${label}: ${error.message}`);
+    if (LibosError.is(error, 'invalid_arguments', 'invalid_path')) throw new UsageError(`${label}: ${escapeForDisplay(error.message)}`);
     throw error;
   } finally {
     await opened.close();
