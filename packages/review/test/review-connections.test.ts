@@ -61,8 +61,11 @@ describe('the review server under a flood of connections without the token', { t
     expect(open()).toBeLessThanOrEqual(24);
 
     const own = { [TOKEN_HEADER]: server.token, origin: server.origin, 'content-type': 'application/json' };
-    expect((await send(server, 'GET', '/api/changes', { [TOKEN_HEADER]: server.token })).status).toBe(200);
-    const applied = await send(server, 'POST', '/api/apply', own, JSON.stringify({ paths: ['src/main.ts'] }));
+    const diff = await send(server, 'GET', '/api/diff?path=src%2Fmain.ts', { [TOKEN_HEADER]: server.token });
+    expect(diff.status).toBe(200);
+    // The Apply names the version its diff showed, as the page does.
+    const shown = JSON.parse(diff.body).versions.map((item: { version: string }) => item.version);
+    const applied = await send(server, 'POST', '/api/apply', own, JSON.stringify({ paths: ['src/main.ts'], shown }));
     expect(applied.status).toBe(200);
     expect(JSON.parse(applied.body).applied).toEqual(['src/main.ts']);
   });
