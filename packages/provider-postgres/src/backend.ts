@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { escapeForDisplay, urlWithoutPassword, type ProviderBackend } from '@libos/core';
+import { LibosError, escapeForDisplay, urlWithoutPassword, type ProviderBackend } from '@libos/core';
 
 /**
  * `--provider postgres`, what the apps find in this package's `./backend` entry: the driver and the
@@ -28,25 +28,23 @@ export const backend: ProviderBackend = {
     }
     let provider: ReturnType<typeof createPostgresProvider>;
     try {
-      provider = createPostgresProvider({ connectionString: url, workspace: flags.workspace!, workspaceMaxBytes: bounds.workspace_max_bytes });
+      provider = createPostgresProvider({
+        connectionString: url,
+        workspace: flags.workspace!,
+        workspaceMaxBytes: bounds.workspace_max_bytes,
+        // Copied in by the transaction that creates the workspace: all of it, or no workspace at all.
+        ...(seed === undefined ? {} : { seed }),
+      });
     } catch (error) {
       throw new Error(`--workspace ${flags.workspace}: ${firstLine(error)}`, { cause: error });
     }
-    let created: boolean;
     try {
-      ({ created } = await provider.open());
+      await provider.open();
     } catch (error) {
       await provider.close();
+      const seedFailed = LibosError.is(error) && error.details?.reason === 'seed_failed';
+      if (seedFailed) throw new Error(`--seed ${flags.seed}: ${firstLine(error)}`, { cause: error });
       throw new Error(`--database ${urlWithoutPassword(url)}: cannot open the workspace: ${firstLine(error)}`, { cause: error });
-    }
-    if (created && seed !== undefined) {
-      const { seedWorkspace } = await import('./seed-workspace.js');
-      try {
-        await seedWorkspace(provider, seed);
-      } catch (error) {
-        await provider.close();
-        throw new Error(`--seed ${flags.seed}: ${firstLine(error)}`, { cause: error });
-      }
     }
     return {
       provider,

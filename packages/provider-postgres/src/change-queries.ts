@@ -77,7 +77,7 @@ export async function changeStatement<T extends QueryResultRow>(pool: Pool, path
   }
 }
 
-/** Creates or replaces a whole file: one statement for one chunk, else one transaction. */
+/** Creates or replaces a whole file: one statement for one chunk without a mode, else one transaction. */
 export async function writeFile(
   pool: Pool,
   ref: WorkspaceRef,
@@ -86,6 +86,32 @@ export async function writeFile(
   options: WriteFileOptions,
   maxBytes: number,
 ): Promise<{ created: boolean }> {
+  const plan = writePlan(ref, path, bytes, options, maxBytes);
+  if (plan.chunks.length <= 1 && plan.mode === undefined) {
+    const rows = await changeStatement<Outcome & { created: boolean }>(pool, path, plan.sql, plan.parameters(null, plan.chunks[0] ?? null, 0));
+    return plan.settle(rows[0]);
+  }
+  return inTransaction(pool, path, (client) => writePlanned(client, plan, options.signal));
+}
+
+/**
+ * `writeFile` on a client already inside a transaction (a seed copies a whole tree in the one that
+ * creates its workspace): nothing of it is seen before that transaction commits.
+ */
+export function writeFileInTransaction(
+  client: PoolClient,
+  ref: WorkspaceRef,
+  path: WorkspacePath,
+  bytes: Uint8Array,
+  options: WriteFileOptions,
+  maxBytes: number,
+): Promise<{ created: boolean }> {
+  return writePlanned(client, writePlan(ref, path, bytes, options, maxBytes), options.signal);
+}
+
+type WritePlan = ReturnType<typeof writePlan>;
+
+function writePlan(ref: WorkspaceRef, path: WorkspacePath, bytes: Uint8Array, options: WriteFileOptions, maxBytes: number) {
   const mode = checkFileMode(options.mode, path);
   const at = pathNames(path);
   if (at.names.length === 0) throw providerErrors.notAFile(path, 'directory');
@@ -108,47 +134,41 @@ export async function writeFile(
     options.expectedSha256 ?? null,
     maxBytes,
   ];
-  const settle = (outcome: Outcome & { created: boolean }): { created: boolean } => {
-    if (outcome.status === 'ok') return { created: outcome.created };
-    throw refusal(at, outcome, { expectedSha256: options.expectedSha256, writeBytes: bytes.length, maxBytes });
+  const settle = (outcome: (Outcome & { created: boolean }) | undefined): { created: boolean } => {
+    const found = outcome ?? { status: 'failed', depth: 0, created: false };
+    if (found.status === 'ok') return { created: found.created };
+    throw refusal(at, found, { expectedSha256: options.expectedSha256, writeBytes: bytes.length, maxBytes });
   };
-  // The mode is set in the transaction that lands the bytes, so no reader ever sees them under another.
-  const setMode = async (client: PoolClient): Promise<void> => {
-    if (mode === undefined) return;
-    await client.query(
-      `UPDATE ${ref.schema}.entries SET mode = $4 WHERE id = (SELECT w.entry_id FROM ${ref.schema}.walk($1, $2::bytea[], $3) w WHERE w.reached = $3)`,
-      [ref.rootId, at.names, at.names.length, mode],
-    );
-  };
-  if (chunks.length <= 1 && mode === undefined) {
-    const rows = await changeStatement<Outcome & { created: boolean }>(pool, path, sql, parameters(null, chunks[0] ?? null, 0));
-    return settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
-  }
-  if (chunks.length <= 1) {
-    return inTransaction(pool, path, async (client) => {
-      const { rows } = await client.query<Outcome & { created: boolean }>(sql, parameters(null, chunks[0] ?? null, 0));
-      const written = settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
-      await setMode(client);
-      return written;
-    });
-  }
-  return inTransaction(pool, path, async (client) => {
+  return { ref, path, at, mode, chunks, sql, parameters, settle };
+}
+
+async function writePlanned(client: PoolClient, plan: WritePlan, signal: AbortSignal | undefined): Promise<{ created: boolean }> {
+  const { ref, path, at, chunks } = plan;
+  let content: string | null = null;
+  if (chunks.length > 1) {
     // Every chunk but the last goes in first, under a fresh content id no entry names yet.
     const { rows: first } = await client.query<{ content_id: string }>(
       `INSERT INTO ${ref.schema}.chunks (content_id, seq, data) VALUES (nextval('${ref.schema}.content_ids'), 0, $1) RETURNING content_id`,
       [chunks[0]],
     );
-    const content = first[0]?.content_id ?? null;
+    content = first[0]?.content_id ?? null;
     for (let seq = 1; seq < chunks.length - 1; seq++) {
-      checkSignal(options.signal, path);
+      checkSignal(signal, path);
       await client.query(`INSERT INTO ${ref.schema}.chunks (content_id, seq, data) VALUES ($1, $2, $3)`, [content, seq, chunks[seq]]);
     }
-    checkSignal(options.signal, path);
-    const { rows } = await client.query<Outcome & { created: boolean }>(sql, parameters(content, chunks.at(-1) ?? null, chunks.length - 1));
-    const written = settle(rows[0] ?? { status: 'failed', depth: 0, created: false });
-    await setMode(client);
-    return written;
-  });
+    checkSignal(signal, path);
+  }
+  const lastSeq = Math.max(0, chunks.length - 1);
+  const { rows } = await client.query<Outcome & { created: boolean }>(plan.sql, plan.parameters(content, chunks.at(-1) ?? null, lastSeq));
+  const written = plan.settle(rows[0]);
+  // The mode is set in the transaction that lands the bytes, so no reader ever sees them under another.
+  if (plan.mode !== undefined) {
+    await client.query(
+      `UPDATE ${ref.schema}.entries SET mode = $4 WHERE id = (SELECT w.entry_id FROM ${ref.schema}.walk($1, $2::bytea[], $3) w WHERE w.reached = $3)`,
+      [ref.rootId, at.names, at.names.length, plan.mode],
+    );
+  }
+  return written;
 }
 
 async function change<T extends Outcome & QueryResultRow>(pool: Pool, at: PathNames, sql: string, parameters: unknown[]): Promise<T> {

@@ -15,6 +15,7 @@ import { databaseFailure } from './database-failure.js';
 import { deleteTree } from './delete-tree.js';
 import { migrate } from './migrate.js';
 import { copyFile } from './copy-file.js';
+import { createSeededWorkspace } from './create-seeded-workspace.js';
 import { checkWorkspaceName, openWorkspace } from './open-workspace.js';
 import { readFileRange } from './read-file-range.js';
 import { listDirectory, readFile, statPath, type WorkspaceRef } from './read-queries.js';
@@ -37,6 +38,11 @@ export interface PostgresProviderOptions {
   readonly maxConnections?: number;
   /** The most file bytes the workspace may hold; a write past it is `quota_exceeded`. Default 10 GiB. */
   readonly workspaceMaxBytes?: number;
+  /**
+   * A host directory copied in, files with their modes, by the start that creates the workspace, in
+   * the same transaction: a seed that fails midway leaves no workspace, and the next start seeds it.
+   */
+  readonly seed?: string;
 }
 
 /** A provider on PostgreSQL; `open()` connects, migrates and finds (or creates) the workspace. */
@@ -95,7 +101,10 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
     opening ??= (async () => {
       try {
         await migrate(pool, schemaName, schema);
-        const opened = await openWorkspace(pool, schema, workspace);
+        const opened =
+          options.seed === undefined
+            ? await openWorkspace(pool, schema, workspace)
+            : await createSeededWorkspace(pool, schema, workspace, options.seed, maxBytes);
         return { schema, ...opened };
       } catch (error) {
         throw databaseFailure(error, path, 'none');

@@ -6,10 +6,14 @@ import { ROOT_PATH, type FileSystemProviderV1, type WorkspacePath } from '@libos
 /** The most entries one directory may hold for `exportWorkspace` (it lists each directory whole). */
 export const EXPORT_DIRECTORY_MAX_ENTRIES = 1_000_000;
 
+/** A file's mode when the provider keeps none. */
+const DEFAULT_EXPORT_MODE = 0o644;
+
 /**
  * Writes every directory and file of a workspace under the host directory `target`, which must be
  * empty (it is created when missing). Files are created exclusively (never over something already
- * there), so an export never changes anything it did not make.
+ * there), so an export never changes anything it did not make, each with the mode the workspace
+ * keeps for it (`stat`'s `mode`; 0644 for a provider that keeps none).
  */
 export async function exportWorkspace(
   provider: FileSystemProviderV1,
@@ -34,9 +38,13 @@ export async function exportWorkspace(
       } else if (entry.kind === 'file') {
         const { bytes: content, truncated } = await provider.readFile(entry.path, { maxBytes: Math.max(1, entry.sizeBytes ?? 0) });
         if (truncated) throw new Error(`${entry.path} grew while it was exported`);
-        const handle = await open(host, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+        // Created with the stored mode (the umask can only narrow it), then given exactly that mode:
+        // never wider than the workspace keeps, not even while the bytes are written.
+        const mode = (await provider.stat(entry.path)).mode ?? DEFAULT_EXPORT_MODE;
+        const handle = await open(host, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
         try {
           await handle.writeFile(content);
+          await handle.chmod(mode);
           await handle.sync();
         } finally {
           await handle.close();

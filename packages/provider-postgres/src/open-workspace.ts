@@ -1,5 +1,5 @@
 import { LibosError } from '@libos/core';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 /** A workspace's row and root entry, and whether this call created it. */
 export interface OpenedWorkspace {
@@ -24,9 +24,9 @@ export function checkWorkspaceName(name: unknown): string {
 /**
  * Finds the workspace named `name`, creating it (with its root directory) when it does not exist.
  * The unique name decides between hosts that create it at once: the loser waits for the winner's
- * commit, then finds its workspace.
+ * commit, then finds its workspace. On a client inside a transaction, the creation commits with it.
  */
-export async function openWorkspace(pool: Pool, schema: string, name: string, attempt = 1): Promise<OpenedWorkspace> {
+export async function openWorkspace(pool: Pool | PoolClient, schema: string, name: string, attempt = 1): Promise<OpenedWorkspace> {
   const { rows } = await pool.query<{ workspace_id: string; root_id: string; created: boolean }>(
     `WITH made AS (
        INSERT INTO ${schema}.workspaces (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id),
