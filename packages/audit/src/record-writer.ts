@@ -124,8 +124,8 @@ export function openRecordWriter(
     } catch (error) {
       // None of these records is kept: the file is cut back to its last whole record and the chain
       // continues from there, so a torn line never stays and the next call tries again.
-      resync();
       failed(error);
+      resync();
       settle(error);
     }
   };
