@@ -105,9 +105,14 @@ describe('a record that cannot be written', () => {
     await log.close().catch(() => undefined);
   });
 
-  it.skipIf(process.getuid?.() !== 0)('on a real full disk (a 64 KiB tmpfs): no unrecorded success, and the log recovers', async () => {
+  it('on a real full disk (a 64 KiB tmpfs): no unrecorded success, and the log recovers', async (context) => {
     const disk = temporaryDirectory();
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk]);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk], { stdio: 'ignore' });
+    } catch {
+      // Mounting needs root (CAP_SYS_ADMIN); the injected failure above covers the same path.
+      context.skip();
+    }
     mounts.push(disk);
     const path = join(disk, 'audit.log');
     const errors: unknown[] = [];
