@@ -9,15 +9,15 @@ const KEY_TEXT = /^[0-9a-f]{64}\n?$/;
  * made with the log when it has none. It keys every `arguments_sha256` of the log (HMAC-SHA256),
  * so only whoever may read it can test a guess at a call's arguments.
  */
-export function openArgumentKey(path: string): Buffer {
+export function openArgumentKey(path: string): string {
   const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     const status = fstatSync(fd);
     if (!status.isFile()) throw new TypeError(`${path} is not a regular file.`);
     if ((status.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
     if (status.size === 0) {
-      const key = randomBytes(KEY_BYTES);
-      const text = `${key.toString('hex')}\n`;
+      const key = randomBytes(KEY_BYTES).toString('hex');
+      const text = `${key}\n`;
       if (writeSync(fd, text, 0, 'latin1') !== text.length) throw new Error(`The argument key ${path} could not be written whole.`);
       return key;
     }
@@ -27,8 +27,8 @@ export function openArgumentKey(path: string): Buffer {
   }
 }
 
-/** Reads the argument key of the log at `logPath`, to check a record's `arguments_sha256`. */
-export function readArgumentKey(logPath: string): Buffer {
+/** Reads the argument key of the log at `logPath` (64 hex digits), to check a record's `arguments_sha256`. */
+export function readArgumentKey(logPath: string): string {
   const fd = openSync(`${logPath}.key`, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     return readKey(fd, `${logPath}.key`);
@@ -37,9 +37,9 @@ export function readArgumentKey(logPath: string): Buffer {
   }
 }
 
-function readKey(fd: number, path: string): Buffer {
+function readKey(fd: number, path: string): string {
   const bytes = Buffer.alloc(128);
   const text = bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString('latin1');
   if (!KEY_TEXT.test(text)) throw new TypeError(`The argument key ${path} is not 64 hex digits.`);
-  return Buffer.from(text.slice(0, 64), 'hex');
+  return text.slice(0, 64);
 }

@@ -1,6 +1,6 @@
 import type { AuditCall, AuditCallStart, AuditDecision, CallResult } from '@libos/core';
 import type { AuditEffect, AuditEntry, AuditRecordDecision } from './audit-record.js';
-import { argumentsDigest } from './canonical-hash.js';
+import type { ArgumentsDigest } from './canonical-hash.js';
 import { isoTime } from './iso-time.js';
 import { startSpan } from './telemetry.js';
 import { watchProvider } from './watch-provider.js';
@@ -15,12 +15,12 @@ export function openCallRecorder(
   session: string,
   start: AuditCallStart,
   append: (entry: AuditEntry) => Promise<void>,
-  argumentKey: Uint8Array,
+  digestArguments: ArgumentsDigest,
 ): AuditCall {
   const time = isoTime();
   const started = performance.now();
   // Hashed now: a caller may change its arguments object once the call has begun.
-  const hash = argumentsDigest(argumentKey, start.arguments);
+  const hash = digestArguments(start.arguments);
   const tool = typeof start.tool === 'string' ? start.tool : null;
   const paths: string[] = [];
   const effects: AuditEffect[] = [];

@@ -4,7 +4,7 @@ import { dirname, basename, join, relative, isAbsolute, resolve } from 'node:pat
 import { LibosError, type AuditClient, type AuditSession, type AuditTrail } from '@libos/core';
 import type { AuditEffect, AuditEntry, AuditResult } from './audit-record.js';
 import { openArgumentKey } from './argument-key.js';
-import { argumentsDigest } from './canonical-hash.js';
+import { argumentsDigester, type ArgumentsDigest } from './canonical-hash.js';
 import { toSigningKey } from './checkpoint-signature.js';
 import { openCallRecorder } from './call-recorder.js';
 import { isoTime } from './iso-time.js';
@@ -70,10 +70,10 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   }
   const lock = takeWriterLock(path);
   let writer: RecordWriter;
-  let argumentKey: Buffer;
+  let digestArguments: ArgumentsDigest;
   try {
     // Made with the log, beside it (so outside every root, as the log must be), before any record.
-    argumentKey = openArgumentKey(`${path}.key`);
+    digestArguments = argumentsDigester(openArgumentKey(`${path}.key`));
     writer = openRecordWriter(
       path,
       signingKey,
@@ -131,7 +131,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
         id,
         begin(start) {
           inFlight += 1;
-          return openCallRecorder(id, start, appendCall, argumentKey);
+          return openCallRecorder(id, start, appendCall, digestArguments);
         },
         async recordSession(event, caller) {
           const client = caller.client === undefined ? null : { name: String(caller.client.name), version: String(caller.client.version) };
@@ -152,7 +152,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
             process: null,
             client: null,
             tool: operation.operation,
-            arguments_sha256: operation.arguments === undefined ? null : argumentsDigest(argumentKey, operation.arguments),
+            arguments_sha256: operation.arguments === undefined ? null : digestArguments(operation.arguments),
             paths: [...(operation.paths ?? [])],
             // A person ran it: no grant decides a person's own command.
             decision: null,

@@ -1,11 +1,12 @@
 import { closeSync, constants, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, writeSync, type PathLike } from 'node:fs';
 import { promisify } from 'node:util';
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { AuditCheckpoint, AuditEntry, AuditRecord } from './audit-record.js';
 import { canonicalJson } from './canonical-json.js';
 import { signCheckpoint } from './checkpoint-signature.js';
 import { lastLineOf } from './read-tail.js';
 import { recordLine } from './record-line.js';
+import { verify } from './verify-log.js';
 import { GENESIS, sha256Hex } from './sha256.js';
 
 const fsyncAsync = promisify(fsync);
@@ -74,6 +75,16 @@ export function openRecordWriter(
     closeSync(checkpointFd);
     throw new TypeError(`The audit log ${path} holds fewer records than its last checkpoint names (it was truncated); run libos audit verify.`);
   }
+  // A keyed writer signs what it continues: a log rewritten by someone without the key (its
+  // checkpoints dropped, a record removed and the chain redone) is refused, never signed over.
+  const verdict = signingKey === undefined || seq === 0 ? undefined : verify(path, { publicKey: createPublicKey(signingKey) });
+  if (verdict !== undefined && !verdict.ok) {
+    closeSync(logFd);
+    closeSync(checkpointFd);
+    throw new TypeError(
+      `The audit log ${path} does not verify with this key (${verdict.reason} at seq ${verdict.first_bad_seq}): it is not continued or signed; run libos audit verify.`,
+    );
+  }
   // What is on disk, as this writer knows it: a failed write is cut back to these sizes.
   let logSize = fstatSync(logFd).size;
   let checkpointSize = fstatSync(checkpointFd).size;
@@ -113,8 +124,8 @@ export function openRecordWriter(
     } catch (error) {
       // None of these records is kept: the file is cut back to its last whole record and the chain
       // continues from there, so a torn line never stays and the next call tries again.
-      resync();
       failed(error);
+      resync();
       settle(error);
     }
   };

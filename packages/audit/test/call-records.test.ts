@@ -238,17 +238,26 @@ describe('the argument digest', () => {
     // Whoever reads the log but not the key tries every 4-digit PIN, and none matches.
     const guesses = Array.from({ length: 10_000 }, (_, pin) => canonicalJson({ content: String(pin).padStart(4, '0'), path: 'pin.txt' }));
     expect(guesses.filter((guess) => sha(guess) === record!.arguments_sha256)).toEqual([]);
-    // Whoever holds the key proves which call it was.
+    // Whoever holds the key proves which call it was: an HMAC-SHA256 keyed with the key's 64 characters.
+    expect(
+      createHmac('sha256', readArgumentKey(log.path))
+        .update(canonicalJson({ content: '4821', path: 'pin.txt' }))
+        .digest('hex'),
+    ).toBe(record!.arguments_sha256);
     expect(argumentsDigest(readArgumentKey(log.path), { path: 'pin.txt', content: '4821' })).toBe(record!.arguments_sha256);
     expect(argumentsDigest(readArgumentKey(log.path), { path: 'pin.txt', content: '4822' })).not.toBe(record!.arguments_sha256);
+    for (const value of [{ path: 'é/日本.txt', content: '🙂\u0000"' }, { n: 1e21, list: [null, true, -0] }, 'x'.repeat(200)]) {
+      const keyText = readArgumentKey(log.path);
+      expect(argumentsDigest(keyText, value)).toBe(createHmac('sha256', keyText).update(canonicalJson(value)).digest('hex'));
+    }
 
     // A log that continues keeps its key; another log has another.
     const before = readArgumentKey(log.path);
     const again = await createFileAuditLog({ path: log.path });
     await again.close();
-    expect(readArgumentKey(log.path).equals(before)).toBe(true);
+    expect(readArgumentKey(log.path)).toBe(before);
     const other = await openLog();
-    expect(readArgumentKey(other.path).equals(readArgumentKey(log.path))).toBe(false);
+    expect(readArgumentKey(other.path)).not.toBe(readArgumentKey(log.path));
   });
 
   it('refuses a key file that is a link (it could point into the workspace)', async () => {

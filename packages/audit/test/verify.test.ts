@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { createRuntime } from '@libos/tools';
@@ -171,6 +171,14 @@ describe('a writer of the directory without the key (verify --public-key)', () =
     writeFileSync(`${path}.checkpoints`, '');
     expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 1, reason: 'truncated' });
     rmSync(`${path}.checkpoints`);
+    expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 1, reason: 'truncated' });
+
+    // The next keyed writer refuses to continue it, and signs nothing.
+    await expect(createFileAuditLog({ path, signingKey: privateKey })).rejects.toMatchObject({
+      code: 'invalid_arguments',
+      message: expect.stringContaining('does not verify with this key (truncated at seq 1)'),
+    });
+    expect(existsSync(`${path}.checkpoints`) ? readFileSync(`${path}.checkpoints`, 'utf8') : '').toBe('');
     expect(verify(path, { publicKey })).toEqual({ ok: false, first_bad_seq: 1, reason: 'truncated' });
   });
 

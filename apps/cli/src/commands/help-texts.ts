@@ -38,7 +38,7 @@ ${backendLines()}
                          (declared namespaces persist; grant uses are shared under the config's policy_id)
   --audit FILE           Record every call (never its content) in FILE, chained and checkpointed; FILE
                          must lie outside the root (see \`libos audit --help\`)
-  --audit-key KEY        Sign the audit checkpoints with this Ed25519 key (from \`libos audit keygen\`)
+  --audit-key KEY        Sign the audit checkpoints with this Ed25519 key (from \`libos audit keygen\`; outside the root)
   --overlay STATE        Keep every change the agent makes in this state file (outside the workspace)
                          instead of the workspace; review it with libos changes, diff, apply
   -h, --help             Show this help
