@@ -9,7 +9,10 @@ export interface LeaseRenewal {
  * Renews, at a third of the store's `leaseMs`, the leases of the process namespaces `owned` lists,
  * so a store that expires the namespaces of dead hosts keeps those of live processes. Nothing runs
  * for a store without leases. The timer never keeps the host process alive, and a failed renewal
- * is retried at the next tick (a lease outlives two missed renewals).
+ * is retried at the next tick (a lease outlives two missed renewals). A timer cannot run while the
+ * event loop is stalled, so a store with leases must not rest on it alone: it sweeps a namespace
+ * only when its owner is gone too (the PostgreSQL store asks whether the owner's session lock is
+ * still held; docs/objects.md).
  */
 export function startLeaseRenewal(store: ObjectStoreV1, owned: () => readonly string[]): LeaseRenewal {
   const leaseMs = store.capabilities.leaseMs;

@@ -54,6 +54,10 @@ export function compileGlobProgram(tokens: readonly GlobToken[]): GlobProgram {
     skips.push(skip);
   }
   const size = kinds.length;
+  // A path matches only if its last code point is the glob's last literal, when it ends in one
+  // (`*.log`, `node_modules`): most paths are turned away by this one comparison.
+  const lastToken = tokens[tokens.length - 1];
+  const lastCode = lastToken?.kind === 'one' && typeof lastToken.test === 'number' ? lastToken.test : -1;
   let current = new Uint8Array(size + 1);
   let next = new Uint8Array(size + 1);
   // Every epsilon move goes forward (a run may be empty, `**​/` may be skipped), so one ascending
@@ -75,8 +79,8 @@ export function compileGlobProgram(tokens: readonly GlobToken[]): GlobProgram {
   };
   return {
     test(codes, start) {
-      current.fill(0);
-      next.fill(0);
+      if (lastCode !== -1 && (codes.length <= start || codes[codes.length - 1] !== lastCode)) return false;
+      // Both sets are all zero here: every pass clears what it set before it returns.
       current[0] = 1;
       let low = 0;
       let high = close(current, 0, 0);
@@ -102,7 +106,9 @@ export function compileGlobProgram(tokens: readonly GlobToken[]): GlobProgram {
         low = nextLow;
         high = close(current, nextLow, nextHigh);
       }
-      return current[size] === 1;
+      const matched = current[size] === 1;
+      current.fill(0, low, high + 1);
+      return matched;
     },
   };
 }
