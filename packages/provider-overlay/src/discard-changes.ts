@@ -10,8 +10,10 @@ export function discardChanges(context: OverlayContext, paths: readonly string[]
   const checked = checkPaths(paths);
   return context.state.write(() => {
     const discarded = selectedRows(context, checked).map((row) => row.path);
-    if (checked === undefined || checked.includes('.')) context.state.db.prepare('DELETE FROM entries').run();
-    else {
+    if (checked === undefined || checked.includes('.')) {
+      context.state.db.prepare('DELETE FROM entries').run();
+      context.state.db.prepare('DELETE FROM segments').run();
+    } else {
       for (const path of checked) {
         context.rows.remove(path);
         context.rows.removeBelow(path);

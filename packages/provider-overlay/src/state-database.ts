@@ -32,6 +32,14 @@ const migrations: readonly string[] = [
      PRIMARY KEY (apply_id, ord, path)) WITHOUT ROWID;`,
   // Whose mode a file carries: a copy or a move keeps its source's (docs/overlay.md, "Modes").
   'ALTER TABLE entries ADD COLUMN mode_of TEXT;',
+  // A file's bytes as segments at their offsets, so an append stores what it appends (docs/overlay.md,
+  // "Append and copy"); `lower_bytes`: the first bytes are the lower's base file, left on disk;
+  // `hash_state`: the SHA-256 state over every byte, which an append carries on.
+  `CREATE TABLE segments (path TEXT NOT NULL, start INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (path, start));
+   INSERT INTO segments (path, start, bytes) SELECT path, 0, content FROM entries WHERE kind = 'file' AND length(content) > 0;
+   UPDATE entries SET content = NULL;
+   ALTER TABLE entries ADD COLUMN lower_bytes INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE entries ADD COLUMN hash_state BLOB;`,
 ];
 
 /** The open state: one SQLite database and the generation counter every write transaction bumps. */
