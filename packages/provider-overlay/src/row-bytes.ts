@@ -38,6 +38,16 @@ export function baseMoved(path: WorkspacePath): LibosError {
 
 const signalOption = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
 
+// A base that is gone or is no longer a plain file is a base that moved, for the agent's own file.
+async function fromBase<T>(path: WorkspacePath, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (LibosError.is(error, 'not_found', 'not_a_file', 'not_a_directory', 'symlink_refused', 'hard_link_refused')) throw baseMoved(path);
+    throw error;
+  }
+}
+
 /**
  * Streams a lower file to `consume` in steps of CHUNK_BYTES (the lower's own range reads, so a
  * hard link or a link is refused as its read would refuse it), never holding more than one step.
@@ -78,15 +88,11 @@ export async function hashStateOf(context: OverlayContext, row: RowHead, signal?
   if (lowerBytes > 0) {
     const path = row.path as WorkspacePath;
     const base = await hasherFrom(null);
-    const size = await hashLowerFile(
-      context,
-      path,
-      (data) => {
-        hasher.update(data);
-        base.update(data);
-      },
-      signal,
-    );
+    const both = (data: Uint8Array): void => {
+      hasher.update(data);
+      base.update(data);
+    };
+    const size = await fromBase(path, () => hashLowerFile(context, path, both, signal));
     if (size !== lowerBytes || base.digest('hex') !== row.base_sha256) throw baseMoved(path);
   }
   const size = row.size ?? 0;
@@ -106,7 +112,7 @@ export async function wholeBytes(context: OverlayContext, row: EntryRow, signal?
   const lowerBytes = row.lower_bytes ?? 0;
   if (lowerBytes === 0) return new Uint8Array(stored);
   const path = row.path as WorkspacePath;
-  const base = await readWhole(context.lower, path, lowerBytes, signal);
+  const base = await fromBase(path, () => readWhole(context.lower, path, lowerBytes, signal));
   if (base.length !== lowerBytes || sha256Hex(base) !== row.base_sha256) throw baseMoved(path);
   const whole = new Uint8Array(base.length + stored.length);
   whole.set(base, 0);
@@ -128,15 +134,17 @@ export async function rowRange(context: OverlayContext, row: RowHead, start: num
     const { readFileRange } = context.lower;
     let bytes: Uint8Array;
     if (start === 0 && upTo === lowerBytes) {
-      const read = await context.lower.readFile(path, { maxBytes: lowerBytes, ...signalOption(signal) });
+      const read = await fromBase(path, () => context.lower.readFile(path, { maxBytes: lowerBytes, ...signalOption(signal) }));
       if (read.truncated || read.bytes.length !== lowerBytes || sha256Hex(read.bytes) !== row.base_sha256) throw baseMoved(path);
       bytes = read.bytes;
     } else if (readFileRange !== undefined) {
-      const read = await readFileRange.call(context.lower, path, { offset: start, maxBytes: upTo - start, ...signalOption(signal) });
+      const read = await fromBase(path, () =>
+        readFileRange.call(context.lower, path, { offset: start, maxBytes: upTo - start, ...signalOption(signal) }),
+      );
       if (read.sizeBytes !== lowerBytes || read.bytes.length !== upTo - start) throw baseMoved(path);
       bytes = read.bytes;
     } else {
-      const read = await context.lower.readFile(path, { maxBytes: lowerBytes, ...signalOption(signal) });
+      const read = await fromBase(path, () => context.lower.readFile(path, { maxBytes: lowerBytes, ...signalOption(signal) }));
       if (read.truncated || read.bytes.length !== lowerBytes) throw baseMoved(path);
       bytes = read.bytes.subarray(start, upTo);
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveWorkspacePath, ROOT_PATH, type FileSystemProviderV1 } from '@libos/core';
 import { createLocalProvider } from '@libos/provider-local';
@@ -141,6 +141,22 @@ describe('an append on the overlay costs what it appends', () => {
     expect(readFileSync(join(sandbox.root, 'big.log'), 'utf8')).toBe('a person rewrote it\n');
     await overlay.discard();
     expect(Buffer.from((await overlay.provider.readFile(path('big.log'), { maxBytes: 1 << 20 })).bytes).toString()).toBe('a person rewrote it\n');
+    await overlay.close();
+    await lower.close();
+  });
+
+  it('a base deleted on disk under the appended bytes: the agent is told the same, not that its file is missing', async () => {
+    const { sandbox, lower, overlay } = await opened();
+    await overlay.provider.appendFile!(path('big.log'), bytes('agent\n'), { create: false });
+    rmSync(join(sandbox.root, 'big.log'));
+    for (const read of [
+      () => overlay.provider.readFile(path('big.log'), { maxBytes: 1 << 20 }),
+      () => overlay.provider.readFileRange!(path('big.log'), { offset: 10, maxBytes: 10 }),
+      () => overlay.provider.copyFile!(path('big.log'), path('copy.log'), { overwrite: false }),
+    ]) {
+      await expect(read()).rejects.toMatchObject({ code: 'changed_during_operation', details: { reason: 'base_changed_on_disk' } });
+    }
+    expect((await overlay.apply()).conflicts).toMatchObject([{ path: 'big.log', reason: 'deleted_on_disk' }]);
     await overlay.close();
     await lower.close();
   });
