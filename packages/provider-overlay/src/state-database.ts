@@ -105,10 +105,11 @@ function refuseInsideRoot(file: string, lowerRoot: string | undefined): void {
   };
   const root = real(lowerRoot);
   // The file and its journals, each where it really is: a link (even a dangling one) is followed.
-  const located = (name: string): string => {
+  const located = (name: string, links = 0): string => {
     const absolute = resolve(name);
-    const target = existsSync(absolute) ? undefined : linkTarget(absolute);
-    if (target !== undefined) return located(resolve(dirname(absolute), target));
+    // A loop of links ends after 40, as the kernel's own resolution does (ELOOP).
+    const target = existsSync(absolute) || links >= 40 ? undefined : linkTarget(absolute);
+    if (target !== undefined) return located(resolve(dirname(absolute), target), links + 1);
     return existsSync(absolute) ? real(absolute) : resolve(real(dirname(absolute)), absolute.slice(dirname(absolute).length + 1));
   };
   const within = (where: string): boolean => {

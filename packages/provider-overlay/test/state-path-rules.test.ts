@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveWorkspacePath, ROOT_PATH } from '@libos/core';
 import { createLocalProvider } from '@libos/provider-local';
@@ -74,6 +74,25 @@ describe('paths in the state are judged again at apply', () => {
     // All or nothing: nothing lands, and the refusal is a conflict, not an exception.
     expect(await overlay.apply({ mode: 'all_or_nothing' })).toMatchObject({ apply_id: null, applied: [] });
     await overlay.close();
+    await lower.close();
+  });
+});
+
+describe('the state file itself', () => {
+  it('is refused when it, or its -wal or -shm, is a link into the root, dangling or not', async () => {
+    const { sandbox } = setUp();
+    const lower = createLocalProvider({ root: sandbox.root });
+    const at = (name: string) => join(sandbox.stateDirectory, name);
+    symlinkSync(join(sandbox.root, 'made-here.overlay'), at('dangling.overlay'));
+    symlinkSync(join(sandbox.root, 'journal'), at('wal.overlay-wal'));
+    symlinkSync(join(sandbox.root, 'shared'), at('shm.overlay-shm'));
+    for (const name of ['dangling.overlay', 'wal.overlay', 'shm.overlay']) {
+      await expect(openOverlay({ lower, state: at(name), lowerRoot: sandbox.root })).rejects.toMatchObject({
+        code: 'invalid_arguments',
+        details: { reason: 'state_inside_root' },
+      });
+    }
+    expect(readdirSync(sandbox.root).filter((name) => name !== '.libos-staging')).toEqual(['.git']);
     await lower.close();
   });
 });
