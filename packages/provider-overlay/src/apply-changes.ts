@@ -64,7 +64,8 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
     }
     if (row.base_kind === 'file') replacedFiles.add(row.path);
     const plan = await withModes(context, data.plan, row, seen);
-    items.push({ ord: items.length, state: 'planned', data: { ...data, plan, beforeBytes: seen.kind === 'file' ? seen.bytes : null }, row });
+    const beforeBytes = seen.kind === 'file' ? seen.bytes : null;
+    items.push({ ord: items.length, state: 'planned', data: { ...data, plan, newBytes: withBase(row, beforeBytes, data.newBytes), beforeBytes }, row });
   }
   if (items.length === 0 || (mode === 'all_or_nothing' && conflicts.length > 0)) return { apply_id: null, applied: [], conflicts };
   context.state.write(() => journalApply(context, applyId, mode, items));
@@ -172,4 +173,15 @@ async function prepareStep(context: OverlayContext, row: EntryRow, tag: string):
     beforeBytes: null,
     beforeTree,
   };
+}
+
+// A file the agent appended to begins with its base, left on the lower: the lower was just seen to
+// hold exactly that base (the check above), so the bytes that land are those followed by the rest.
+function withBase(row: EntryRow, seenBase: Uint8Array | null, stored: Uint8Array | null): Uint8Array | null {
+  if ((row.lower_bytes ?? 0) === 0 || row.kind !== 'file') return stored;
+  const base = seenBase ?? new Uint8Array(0);
+  const whole = new Uint8Array(base.length + (stored?.length ?? 0));
+  whole.set(base, 0);
+  if (stored !== null) whole.set(stored, base.length);
+  return whole;
 }

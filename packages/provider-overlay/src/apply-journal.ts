@@ -31,7 +31,8 @@ export function journalApply(context: OverlayContext, applyId: string, mode: str
   );
   const tree = db.prepare('INSERT INTO apply_tree (apply_id, ord, path, kind, content) VALUES (?, ?, ?, ?, ?)');
   for (const entry of items) {
-    const { content, ...head } = entry.row;
+    // No hash state in the image (a Buffer would not survive JSON): the next append computes it again.
+    const { content, hash_state: _state, ...head } = entry.row;
     item.run(
       applyId,
       entry.ord,
@@ -122,7 +123,20 @@ export function settleRow(context: OverlayContext, item: JournalItem): void {
   }
   const { put } = item.data.plan;
   if (put === null) context.rows.put({ ...row, base_kind: 'missing', base_sha256: null, base_size: null, base_files: null, manifest_id: null });
-  else if (put.kind === 'file')
+  else if (put.kind === 'file' && (row.lower_bytes ?? 0) > 0 && row.lower_bytes === item.row.lower_bytes) {
+    // Appended to again meanwhile: what landed is the new base, left on the lower; the row keeps the rest.
+    const landed = item.data.newBytes?.length ?? 0;
+    context.rows.dropBefore(row.path, landed);
+    context.rows.putHead({
+      ...row,
+      base_kind: 'file',
+      base_sha256: put.sha256,
+      base_size: landed,
+      base_files: null,
+      manifest_id: null,
+      lower_bytes: landed,
+    });
+  } else if (put.kind === 'file')
     context.rows.put({
       ...row,
       base_kind: 'file',

@@ -6,11 +6,11 @@ import type { EntryRow, RowHead, RowStatements } from './entry-rows.js';
 export interface CallEditor {
   put(row: EntryRow): void;
   /**
-   * Puts `row`, which is `before` with bytes added at its end: the undo image keeps `before`
-   * without its bytes (they are the first `before.size` bytes of `row`), so an append costs the
-   * history what it appended, not the file.
+   * Adds `bytes` at the end of the file row `before`, which becomes `after`: the bytes are one more
+   * segment, and the undo image keeps `before` without its bytes (they are the first `before.size`
+   * bytes after), so an append costs the state and the history what it appended, not the file.
    */
-  extend(row: EntryRow, before: RowHead): void;
+  append(before: RowHead, after: RowHead, bytes: Buffer): void;
   remove(path: string): void;
   /** Removes every row strictly below `path`. */
   removeBelow(path: string): void;
@@ -39,16 +39,6 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
   const setFloor = db.prepare<[number]>("UPDATE meta SET value = ? WHERE key = 'history_floor'");
   const clearCalls = db.prepare('DELETE FROM calls');
   const clearUndo = db.prepare('DELETE FROM undo_rows');
-  const prefixOf = (path: string, size: number): Buffer => {
-    const found = rows.prefix(path, size);
-    if (found === undefined || found.bytes.length !== size) {
-      throw new LibosError('provider_failure', `The history of '${path}' does not match the overlay; nothing was rewound.`, {
-        effect: 'none',
-        details: { path },
-      });
-    }
-    return found.bytes;
-  };
 
   return {
     /** Starts call `tool` on `paths` inside the caller's transaction; returns the editor that keeps undo images. */
@@ -67,12 +57,13 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
           save(rows.get(row.path), row.path);
           rows.put(row);
         },
-        extend(row, before) {
-          if (!saved.has(row.path)) {
-            saved.add(row.path);
-            insertUndo.run(seq, ord++, row.path, JSON.stringify({ ...headOf(before), [PREFIX]: before.size ?? 0 }), null);
+        append(before, after, bytes) {
+          if (!saved.has(before.path)) {
+            saved.add(before.path);
+            insertUndo.run(seq, ord++, before.path, JSON.stringify({ ...headOf(before), [PREFIX]: before.size ?? 0 }), null);
           }
-          rows.put(row);
+          rows.putHead(after);
+          rows.appendBytes(after.path, before.size ?? 0, bytes);
         },
         remove(path) {
           save(rows.get(path), path);
@@ -92,13 +83,16 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
       for (const { seq: later } of callsAfter.all(seq)) {
         for (const undo of undoOf.all(later)) {
           const image = undo.image === null ? null : (JSON.parse(undo.image) as RowHead & { [PREFIX]?: number });
-          // Undone newest first: the row now is the one this call wrote, so its prefix is the one before.
-          const content = image?.[PREFIX] === undefined ? undo.content : prefixOf(undo.path, image[PREFIX]);
-          rows.remove(undo.path);
-          if (image !== null) {
-            const { [PREFIX]: _prefix, ...head } = image;
-            rows.put({ ...head, content });
+          if (image !== null && image[PREFIX] !== undefined) {
+            // Undone newest first: the row now is the one this append wrote, so its bytes are cut back.
+            const { [PREFIX]: size, ...head } = image;
+            checkGrown(rows.head(undo.path), size, undo.path);
+            rows.truncate(undo.path, size);
+            rows.putHead(head);
+            continue;
           }
+          rows.remove(undo.path);
+          if (image !== null) rows.put({ ...image, content: undo.content });
         }
         dropUndo.run(later);
         dropCall.run(later);
@@ -118,15 +112,25 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
 /** The image key of an appended row: its bytes are this many first bytes of the row after the call. */
 const PREFIX = 'prefix_of_next';
 
+// An image keeps no hash state (a Buffer would not survive JSON): the next append computes it again.
 function headOf(row: RowHead): RowHead {
-  const { content: _content, ...head } = row as EntryRow;
+  const { content: _content, hash_state: _state, ...head } = row as EntryRow;
   return head;
 }
 
 function imageOf(row: EntryRow | undefined): UndoImage {
   if (row === undefined) return { image: null, content: null };
-  const { content, ...head } = row;
-  return { image: JSON.stringify(head), content };
+  return { image: JSON.stringify(headOf(row)), content: row.content };
+}
+
+// The row an append is undone on must hold at least what it held before; anything else is a state
+// that does not match its history, and the rewind's transaction is rolled back.
+function checkGrown(row: RowHead | undefined, size: number, path: string): void {
+  if (row !== undefined && row.kind === 'file' && (row.size ?? 0) >= size) return;
+  throw new LibosError('provider_failure', `The history of '${path}' does not match the overlay; nothing was rewound.`, {
+    effect: 'none',
+    details: { path },
+  });
 }
 
 /** The history statements. */

@@ -63,7 +63,8 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
 
 async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: readonly string[]) => boolean): Promise<boolean> {
   const path = row.path as WorkspacePath;
-  const current: Side = row.kind === 'file' ? new Uint8Array(row.content ?? Buffer.alloc(0)) : null;
+  const stored: Side = row.kind === 'file' ? new Uint8Array(row.content ?? Buffer.alloc(0)) : null;
+  const current: Side = (row.lower_bytes ?? 0) === 0 ? stored : null;
   if (row.base_kind === 'directory' && row.manifest_id !== null) {
     if (!emit([`# directory ${row.kind === 'whiteout' ? 'deleted' : 'replaced'}: ${escapeForDisplay(path)} (${row.base_files ?? 0} files within)`]))
       return false;
@@ -80,6 +81,14 @@ async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: rea
   if (row.kind === 'directory') return emit([`# directory added: ${escapeForDisplay(path)}`]);
   const base: Side = row.base_kind === 'file' ? await lowerBytes(context, path) : null;
   const drifted = row.base_kind === 'file' && base !== null && sha256Hex(base) !== row.base_sha256;
+  if (current === null && stored !== null) {
+    // Appended to a base left on the lower: the agent's file is that base and what it appended.
+    if (drifted || base === null) {
+      const note = `# note: ${path} changed on disk under the agent's appended bytes (${stored.length} bytes, sha256 ${sha256Hex(stored)}); apply meets a conflict`;
+      return emit([note]);
+    }
+    return emit(fileDiff(path, base, Buffer.concat([base, stored]), false));
+  }
   return emit(fileDiff(path, base, current, drifted));
 }
 

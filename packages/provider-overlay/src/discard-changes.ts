@@ -32,8 +32,10 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
         }
       }
       discarded.push(...rows.map((row) => row.path));
-      if (target === '.') context.state.db.prepare('DELETE FROM entries').run();
-      else {
+      if (target === '.') {
+        context.state.db.prepare('DELETE FROM entries').run();
+        context.state.db.prepare('DELETE FROM segments').run();
+      } else {
         context.rows.remove(target);
         context.rows.removeBelow(target);
       }

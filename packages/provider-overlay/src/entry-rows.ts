@@ -19,6 +19,7 @@ export interface EntryRow {
   readonly kind: RowKind;
   /** 1: the lower below this directory is hidden; 0: merged with the lower (only fixtures make these). */
   readonly opaque: number;
+  /** A file's bytes the overlay holds: all of them, or those after `lower_bytes`. */
   readonly content: Buffer | null;
   readonly sha256: string | null;
   readonly size: number | null;
@@ -36,14 +37,21 @@ export interface EntryRow {
    * new file's default even where a lower file was.
    */
   readonly mode_of?: string | null;
+  /**
+   * How many first bytes of a file are its base file, left on the lower (a first append to an
+   * unchanged lower file copies nothing); `content` and the segments hold the bytes from there on.
+   * 0 (or absent, in rows from before) when the overlay holds every byte.
+   */
+  readonly lower_bytes?: number;
+  /** The SHA-256 state over every byte of the file, which the next append carries on; null: not yet known. */
+  readonly hash_state?: Buffer | null;
 }
 
 /** A row without its bytes, for listings and change lists. */
 export type RowHead = Omit<EntryRow, 'content'>;
 
 const HEAD =
-  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of';
-const COLUMNS = `${HEAD}, content`;
+  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of, lower_bytes, hash_state';
 
 /** The change a person sees for `row` (docs/overlay.md, "The base"). */
 export function changeOf(row: Pick<EntryRow, 'kind' | 'sha256' | 'base_kind' | 'base_sha256' | 'base_files'>): ChangeKind | null {
@@ -57,20 +65,30 @@ export function changeOf(row: Pick<EntryRow, 'kind' | 'sha256' | 'base_kind' | '
 
 /** Prepared statements over the rows table; every method is synchronous, so a caller's transaction spans it. */
 export function createRowStatements(db: Database.Database) {
-  const get = db.prepare<[string], EntryRow>(`SELECT ${COLUMNS} FROM entries WHERE path = ?`);
   const head = db.prepare<[string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path = ?`);
-  const content = db.prepare<[number, string], { bytes: Buffer | null; size: number | null }>(
-    'SELECT substr(content, 1, ?) AS bytes, size FROM entries WHERE path = ?',
+  const segmentsOf = db.prepare<[string], { bytes: Buffer }>('SELECT bytes FROM segments WHERE path = ? ORDER BY start');
+  // The pieces of [from, to) held in segments: from the segment that holds `from` on, each cut by SQLite.
+  const pieces = db.prepare<{ path: string; from: number; to: number }, { start: number; piece: Buffer }>(
+    `SELECT start, substr(bytes, max(@from - start, 0) + 1, min(start + length(bytes), @to) - max(start, @from)) AS piece FROM segments
+     WHERE path = @path AND start < @to AND start >= (SELECT coalesce(max(start), 0) FROM segments WHERE path = @path AND start <= @from)
+     ORDER BY start`,
   );
-  const slice = db.prepare<[number, number, string], { bytes: Buffer | null }>('SELECT substr(content, ?, ?) AS bytes FROM entries WHERE path = ?');
   const upsert = db.prepare(
-    `INSERT OR REPLACE INTO entries (${COLUMNS}) VALUES (@path, @parent, @name, @kind, @opaque, @sha256, @size, @modified_at,
-     @base_kind, @base_sha256, @base_size, @base_files, @manifest_id, @change, @mode_of, @content)`,
+    `INSERT OR REPLACE INTO entries (${HEAD}, content) VALUES (@path, @parent, @name, @kind, @opaque, @sha256, @size, @modified_at,
+     @base_kind, @base_sha256, @base_size, @base_files, @manifest_id, @change, @mode_of, @lower_bytes, @hash_state, NULL)`,
+  );
+  const insertSegment = db.prepare<[string, number, Buffer]>('INSERT INTO segments (path, start, bytes) VALUES (?, ?, ?)');
+  const dropSegments = db.prepare<[string]>('DELETE FROM segments WHERE path = ?');
+  const dropSegmentsBefore = db.prepare<[string, number]>('DELETE FROM segments WHERE path = ? AND start < ?');
+  const dropSegmentsFrom = db.prepare<[string, number]>('DELETE FROM segments WHERE path = ? AND start >= ?');
+  const cutSegment = db.prepare<[number, string, number, number]>(
+    'UPDATE segments SET bytes = substr(bytes, 1, ? - start) WHERE path = ? AND start < ? AND start + length(bytes) > ?',
   );
   const remove = db.prepare<[string]>('DELETE FROM entries WHERE path = ?');
   // Every descendant of P sorts in [P + '/', P + '0'): '0' is the code point after '/'.
-  const under = db.prepare<[string, string], EntryRow>(`SELECT ${COLUMNS} FROM entries WHERE path >= ? AND path < ? ORDER BY path`);
+  const under = db.prepare<[string, string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path >= ? AND path < ? ORDER BY path`);
   const removeUnder = db.prepare<[string, string]>('DELETE FROM entries WHERE path >= ? AND path < ?');
+  const removeSegmentsUnder = db.prepare<[string, string]>('DELETE FROM segments WHERE path >= ? AND path < ?');
   const children = db.prepare<[string, string], RowHead>(`SELECT ${HEAD} FROM entries WHERE parent = ? AND name > ? ORDER BY name`);
   // One statement for any depth: the prefixes travel as one JSON array.
   const headsIn = db.prepare<[string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path IN (SELECT value FROM json_each(?))`);
@@ -84,30 +102,63 @@ export function createRowStatements(db: Database.Database) {
     },
     anyBelow: (path) => anyUnder.get(...range(path)) !== undefined,
   });
+  const withContent = (row: RowHead): EntryRow => ({
+    ...row,
+    content: row.kind === 'file' ? Buffer.concat(segmentsOf.all(row.path).map((segment) => segment.bytes)) : null,
+  });
+  const putHead = (row: RowHead): void => {
+    // Rows from before the mode and segment columns (undo images, journals) carry none.
+    upsert.run({
+      ...row,
+      mode_of: row.mode_of ?? null,
+      lower_bytes: row.lower_bytes ?? 0,
+      hash_state: row.hash_state ?? null,
+      change: changeOf(row),
+    });
+  };
   return {
-    get: (path: string): EntryRow | undefined => get.get(path),
+    /** The row with the bytes the overlay holds for it (all of a file's, or those after `lower_bytes`). */
+    get: (path: string): EntryRow | undefined => {
+      const found = head.get(path);
+      return found === undefined ? undefined : withContent(found);
+    },
     head: (path: string): RowHead | undefined => head.get(path),
     /** The rows at each of `paths` (ancestors of one path): remembered while the state is unchanged, else one query. */
     heads: (paths: readonly string[]): RowHead[] => (paths.length === 0 ? [] : heads(paths)),
-    /** At most `maxBytes` bytes of a file row, and its whole size. */
-    prefix(path: string, maxBytes: number): { bytes: Buffer; size: number } | undefined {
-      const found = content.get(maxBytes, path);
-      if (found === undefined) return undefined;
-      return { bytes: found.bytes ?? Buffer.alloc(0), size: found.size ?? 0 };
+    /** The bytes of a file row from offset `from` to `to` that the overlay holds (both at or past `lower_bytes`). */
+    stored(path: string, from: number, to: number): Buffer {
+      if (to <= from) return Buffer.alloc(0);
+      return Buffer.concat(pieces.all({ path, from, to }).map((row) => row.piece));
     },
-    /** `length` bytes of a file row from byte `start` (both within its size). */
-    slice(path: string, start: number, length: number): Buffer {
-      if (length === 0) return Buffer.alloc(0);
-      return slice.get(start + 1, length, path)?.bytes ?? Buffer.alloc(0);
-    },
+    /** Puts a row with its bytes (`content`, from `lower_bytes` on), replacing whatever bytes the path had. */
     put(row: EntryRow): void {
-      // Rows from before the mode column (undo images, journals) carry none: their own mode.
-      upsert.run({ ...row, mode_of: row.mode_of ?? null, change: changeOf(row) });
+      putHead(row);
+      dropSegments.run(row.path);
+      if (row.kind === 'file' && row.content !== null && row.content.length > 0) insertSegment.run(row.path, row.lower_bytes ?? 0, row.content);
     },
-    remove: (path: string): void => void remove.run(path),
+    /** Puts a row's head, keeping the bytes the path holds. */
+    putHead,
+    /** Adds `bytes` at offset `start` (the file's size before) of a file row. */
+    appendBytes(path: string, start: number, bytes: Buffer): void {
+      if (bytes.length > 0) insertSegment.run(path, start, bytes);
+    },
+    /** Cuts a file row's bytes to its first `size` (an append undone). */
+    truncate(path: string, size: number): void {
+      dropSegmentsFrom.run(path, size);
+      cutSegment.run(size, path, size, size);
+    },
+    /** Forgets a file row's bytes before offset `size`: they now lie on the lower (`lower_bytes`). */
+    dropBefore: (path: string, size: number): void => void dropSegmentsBefore.run(path, size),
+    remove(path: string): void {
+      remove.run(path);
+      dropSegments.run(path);
+    },
     /** Every row strictly below `path`, in path order. */
-    below: (path: string): EntryRow[] => under.all(...range(path)),
-    removeBelow: (path: string): void => void removeUnder.run(...range(path)),
+    below: (path: string): EntryRow[] => under.all(...range(path)).map(withContent),
+    removeBelow(path: string): void {
+      removeUnder.run(...range(path));
+      removeSegmentsUnder.run(...range(path));
+    },
     /** Child rows of `parent` with names after `after`, in name order, read lazily. */
     children: (parent: WorkspacePath | string, after = ''): IterableIterator<RowHead> => children.iterate(parent, after),
   };

@@ -32,7 +32,7 @@ export function overlayCopyFile(
       if (target.kind === 'directory' || target.kind === 'other') throw providerErrors.notAFile(to, target.kind);
       if (target.kind === 'file' && !options.overwrite) throw providerErrors.alreadyExists(to);
       // The lower's own reads refuse a hard-linked source, or a hard-linked file to replace.
-      const bytes = sourceBytes(from, source, await lowerBase(context, source, options.signal));
+      const bytes = await sourceBytes(context, from, source, await lowerBase(context, source, options.signal), options.signal);
       const targetBase = await targetBaseOf(context, target, options.signal);
       checkSignal(options.signal, to);
       return { source, target, targetBase, bytes };

@@ -14,6 +14,7 @@ import {
 import type { CallEditor } from './call-history.js';
 import { lowerManifestStore } from './manifest-store.js';
 import { locatePath } from './locate-path.js';
+import { wholeBytes } from './row-bytes.js';
 import { listMerged, listUpperOnly } from './merged-listing.js';
 import { listDirectoryMerged } from './overlay-reads.js';
 import { explicitModeOf } from './mode-of.js';
@@ -56,10 +57,18 @@ export async function targetBaseOf(context: OverlayContext, target: Probe, signa
   return target.row === undefined ? MISSING_BASE : baseOfRow(target.row);
 }
 
-/** The bytes a copy or a rename carries: the source's row, else what the lower's read gave. */
-export function sourceBytes(from: WorkspacePath, source: Probe, sourceBase: RecordedBase & { readonly bytes?: Uint8Array }): Uint8Array {
-  const bytes = source.row?.content ?? ('bytes' in sourceBase ? sourceBase.bytes : undefined);
-  if (bytes === undefined || bytes === null) throw providerErrors.failure(from, null, { effect: 'none' });
+/** The bytes a copy or a rename carries: every byte of the source's row, else what the lower's read gave. */
+export async function sourceBytes(
+  context: OverlayContext,
+  from: WorkspacePath,
+  source: Probe,
+  sourceBase: RecordedBase & { readonly bytes?: Uint8Array },
+  signal: AbortSignal | undefined,
+): Promise<Uint8Array> {
+  const row = source.row === undefined ? undefined : context.rows.get(source.row.path);
+  if (row !== undefined) return wholeBytes(context, row, signal);
+  const bytes = 'bytes' in sourceBase ? sourceBase.bytes : undefined;
+  if (bytes === undefined) throw providerErrors.failure(from, null, { effect: 'none' });
   return bytes;
 }
 
@@ -248,7 +257,7 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
       if (from === to) return undefined;
       if (target.kind === 'file' && !options.overwrite) throw providerErrors.alreadyExists(to);
       const targetBase = await targetBaseOf(context, target, options.signal);
-      const bytes = sourceBytes(from, source, sourceBase);
+      const bytes = await sourceBytes(context, from, source, sourceBase, options.signal);
       checkSignal(options.signal, from);
       return { source, sourceBase, target, targetBase, bytes };
     },

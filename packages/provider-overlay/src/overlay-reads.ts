@@ -16,6 +16,7 @@ import { locatePath } from './locate-path.js';
 import { readModeOf } from './mode-of.js';
 import { listMerged, listUpperOnly } from './merged-listing.js';
 import type { OverlayContext } from './overlay-context.js';
+import { rowRange } from './row-bytes.js';
 
 /** `stat` in the agent's view. */
 export async function overlayStat(context: OverlayContext, path: WorkspacePath, options: StatOptions = {}): Promise<PathStatus> {
@@ -50,14 +51,17 @@ export async function overlayReadFile(context: OverlayContext, path: WorkspacePa
   if (location.at === 'lower') return context.lower.readFile(path, options);
   if (location.at === 'covered' || location.row.kind === 'whiteout') throw providerErrors.notFound(path);
   if (location.row.kind === 'directory') throw providerErrors.notAFile(path, 'directory');
-  const found = context.rows.prefix(path, options.maxBytes);
-  if (found === undefined) throw providerErrors.notFound(path);
-  return { bytes: new Uint8Array(found.bytes), truncated: found.size > options.maxBytes };
+  const row = context.rows.head(path);
+  if (row === undefined || row.kind !== 'file') throw providerErrors.notFound(path);
+  const size = row.size ?? 0;
+  const bytes = await rowRange(context, row, 0, Math.min(size, options.maxBytes), options.signal);
+  return { bytes, truncated: size > options.maxBytes };
 }
 
 /**
  * `readFileRange` in the agent's view: an unchanged file is the lower's own range read; a row
- * gives just the bytes asked for, cut out by SQLite, never the whole file.
+ * gives just the bytes asked for: its segments cut out by SQLite, its lower part (the base of a
+ * first append) the lower's own range read, never the whole file.
  */
 export async function overlayReadFileRange(context: OverlayContext, path: WorkspacePath, options: ReadFileRangeOptions): Promise<FileRangeRead> {
   context.checkOpen(path);
@@ -70,10 +74,12 @@ export async function overlayReadFileRange(context: OverlayContext, path: Worksp
   }
   if (location.at === 'covered' || location.row.kind === 'whiteout') throw providerErrors.notFound(path);
   if (location.row.kind === 'directory') throw providerErrors.notAFile(path, 'directory');
-  const size = location.row.size ?? 0;
+  const row = context.rows.head(path);
+  if (row === undefined || row.kind !== 'file') throw providerErrors.notFound(path);
+  const size = row.size ?? 0;
   const end = options.fromEnd === true ? Math.max(0, size - options.offset) : Math.min(size, options.offset + options.maxBytes);
   const start = options.fromEnd === true ? Math.max(0, end - options.maxBytes) : Math.min(size, options.offset);
-  return { bytes: new Uint8Array(context.rows.slice(path, start, end - start)), offset: start, sizeBytes: size };
+  return { bytes: await rowRange(context, row, start, end, options.signal), offset: start, sizeBytes: size };
 }
 
 /** `listDirectory` in the agent's view: the lower merged with the overlay, in code-point order. */

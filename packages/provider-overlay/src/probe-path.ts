@@ -1,5 +1,5 @@
 import { LibosError, baseName, parentPath, providerErrors, type EntryKind, type WorkspacePath } from '@libos/core';
-import type { BaseKind, EntryRow } from './entry-rows.js';
+import type { BaseKind, EntryRow, RowHead } from './entry-rows.js';
 import { locatePath, prefixesOf } from './locate-path.js';
 import { lowerManifest, readWhole, sha256Hex } from './lower-files.js';
 import type { OverlayContext } from './overlay-context.js';
@@ -8,8 +8,8 @@ import type { OverlayContext } from './overlay-context.js';
 export interface Probe {
   readonly path: WorkspacePath;
   readonly kind: EntryKind | 'missing';
-  /** The overlay row that decides the path, if one does. */
-  readonly row: EntryRow | undefined;
+  /** The overlay row that decides the path, if one does (without its bytes: a probe never loads them). */
+  readonly row: RowHead | undefined;
   /** True when the lower cannot show through at the path (an overlay directory above hides it). */
   readonly covered: boolean;
   readonly lowerSize: number | null;
@@ -30,7 +30,7 @@ export async function probePath(context: OverlayContext, path: WorkspacePath, si
     return { path, kind: 'missing', row: undefined, covered: true, lowerSize: null, firstMissing: missing };
   }
   if (location.at === 'upper') {
-    const row = context.rows.get(location.row.path) as EntryRow;
+    const row = context.rows.head(location.row.path) as RowHead;
     const kind = row.kind === 'whiteout' ? 'missing' : row.kind;
     return { path, kind, row, covered: true, lowerSize: null, firstMissing: kind === 'missing' ? path : undefined };
   }
@@ -93,7 +93,7 @@ export async function lowerBase(
 }
 
 /** The base a row already carries (the first change's). */
-export function baseOfRow(row: EntryRow): RecordedBase {
+export function baseOfRow(row: RowHead): RecordedBase {
   return {
     base_kind: row.base_kind,
     base_sha256: row.base_sha256,
@@ -112,7 +112,7 @@ export function missingParents(context: OverlayContext, path: WorkspacePath, fir
   for (const prefix of prefixesOf(parent)) {
     if (prefix === firstMissing) inside = true;
     if (!inside) continue;
-    const existing = context.rows.get(prefix);
+    const existing = context.rows.head(prefix);
     const base = existing === undefined ? MISSING_BASE : baseOfRow(existing);
     made.push(directoryRow(prefix, base, at));
   }
@@ -143,7 +143,16 @@ export function directoryRow(path: WorkspacePath, base: RecordedBase, at: string
 /** An overlay file row holding `bytes` (not copied: the caller hands them over) with the mode of `modeOf`. */
 export function fileRow(path: WorkspacePath, bytes: Uint8Array, base: RecordedBase, at: string, modeOf: string | null = null): EntryRow {
   const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { ...directoryRow(path, base, at), kind: 'file', content, sha256: sha256Hex(bytes), size: bytes.length, mode_of: modeOf };
+  return {
+    ...directoryRow(path, base, at),
+    kind: 'file',
+    content,
+    sha256: sha256Hex(bytes),
+    size: bytes.length,
+    mode_of: modeOf,
+    lower_bytes: 0,
+    hash_state: null,
+  };
 }
 
 /**

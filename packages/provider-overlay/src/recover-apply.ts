@@ -4,6 +4,7 @@ import { backward, dropBase, returnBase, settlePut, showsAfter, showsBefore, typ
 import { makeDirectoryIfFree } from './delete-tree.js';
 import { casWrite, observe, sortManifest } from './lower-cas.js';
 import type { OverlayContext } from './overlay-context.js';
+import { refusalOf } from './state-path-guard.js';
 
 /**
  * Puts back, newest first, what the done steps of an all-or-nothing apply changed, from the bases
@@ -75,6 +76,10 @@ export async function recoverApplies(context: OverlayContext): Promise<void> {
 async function recoverPerFile(context: OverlayContext, applyId: string, items: readonly JournalItem[]): Promise<void> {
   for (const item of items) {
     if (item.state !== 'planned') continue;
+    if (refused(context, item)) {
+      context.state.write(() => markItem(context, applyId, item.ord, 'conflict'));
+      continue;
+    }
     // A removal cut short puts back what it had moved aside; the step is then judged as it stands. A
     // directory is gone only once all of it is (its files wait aside until then): those go for good.
     const { base } = item.data.plan;
@@ -117,6 +122,10 @@ async function finishOrRestore(context: OverlayContext, data: StepData): Promise
 async function recoverAllOrNothing(context: OverlayContext, applyId: string, items: readonly JournalItem[]): Promise<void> {
   for (const item of [...items].reverse()) {
     if (item.state !== 'planned' && item.state !== 'done') continue;
+    if (refused(context, item)) {
+      context.state.write(() => markItem(context, applyId, item.ord, 'rolled_back'));
+      continue;
+    }
     // A step the lower shows not done has at most an undo cut short to finish; any other is taken
     // back by compare-and-swap against what it leaves.
     if (await showsBefore(context.lower, item.data)) await settlePut(context.lower, item.data);
@@ -124,4 +133,10 @@ async function recoverAllOrNothing(context: OverlayContext, applyId: string, ite
     context.state.write(() => markItem(context, applyId, item.ord, 'rolled_back'));
   }
   context.state.write(() => markApply(context, applyId, 'rolled_back'));
+}
+
+// A journal is read back from the state file: a step at a path the rules refuse (a crafted journal)
+// was never this overlay's, and is settled without asking the lower anything.
+function refused(context: OverlayContext, item: JournalItem): boolean {
+  return refusalOf(context.lower, item.data.plan.path) !== null;
 }

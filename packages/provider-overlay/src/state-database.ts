@@ -51,6 +51,14 @@ const migrations: readonly string[] = [
      PRIMARY KEY (apply_id, ord, path)) WITHOUT ROWID;`,
   // Whose mode a file carries: a copy or a move keeps its source's (docs/overlay.md, "Modes").
   'ALTER TABLE entries ADD COLUMN mode_of TEXT;',
+  // A file's bytes as segments at their offsets, so an append stores what it appends (docs/overlay.md,
+  // "Append and copy"); `lower_bytes`: the first bytes are the lower's base file, left on disk;
+  // `hash_state`: the SHA-256 state over every byte, which an append carries on.
+  `CREATE TABLE segments (path TEXT NOT NULL, start INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (path, start));
+   INSERT INTO segments (path, start, bytes) SELECT path, 0, content FROM entries WHERE kind = 'file' AND length(content) > 0;
+   UPDATE entries SET content = NULL;
+   ALTER TABLE entries ADD COLUMN lower_bytes INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE entries ADD COLUMN hash_state BLOB;`,
 ];
 
 /** The open state: one SQLite database and the generation counter every write transaction bumps. */
@@ -116,10 +124,11 @@ function refuseInsideRoot(file: string, lowerRoot: string | undefined): void {
   };
   const root = real(lowerRoot);
   // The file and its journals, each where it really is: a link (even a dangling one) is followed.
-  const located = (name: string): string => {
+  const located = (name: string, links = 0): string => {
     const absolute = resolve(name);
-    const target = existsSync(absolute) ? undefined : linkTarget(absolute);
-    if (target !== undefined) return located(resolve(dirname(absolute), target));
+    // A loop of links ends after 40, as the kernel's own resolution does (ELOOP).
+    const target = existsSync(absolute) || links >= 40 ? undefined : linkTarget(absolute);
+    if (target !== undefined) return located(resolve(dirname(absolute), target), links + 1);
     return existsSync(absolute) ? real(absolute) : resolve(real(dirname(absolute)), absolute.slice(dirname(absolute).length + 1));
   };
   const within = (where: string): boolean => {

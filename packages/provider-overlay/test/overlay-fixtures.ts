@@ -2,6 +2,7 @@ import { LibosError, type FileSystemProviderV1, type WorkspacePath } from '@libo
 import type { ProviderFixtures } from '@libos/provider-conformance';
 import { locatePath, prefixesOf } from '../src/locate-path.js';
 import { overlayContexts } from '../src/open-overlay.js';
+import { wholeBytes } from '../src/row-bytes.js';
 
 /** The mode a file the agent made gets when it lands on the lower. */
 const NEW_FILE_MODE = 0o644;
@@ -27,7 +28,10 @@ export function overlayFixtures(provider: FileSystemProviderV1, lower: ProviderF
       if (target !== '.') {
         context.rows.remove(target);
         context.rows.removeBelow(target);
-      } else context.state.db.prepare('DELETE FROM entries').run();
+      } else {
+        context.state.db.prepare('DELETE FROM entries').run();
+        context.state.db.prepare('DELETE FROM segments').run();
+      }
     });
   };
   const view = (path: string) => {
@@ -57,7 +61,8 @@ export function overlayFixtures(provider: FileSystemProviderV1, lower: ProviderF
       const location = view(path);
       if (location.at === 'lower') return lower.readFile(path);
       if (location.at === 'covered' || location.row.kind !== 'file') return null;
-      return new Uint8Array(context.rows.get(location.row.path)?.content ?? Buffer.alloc(0));
+      const row = context.rows.get(location.row.path);
+      return row === undefined ? new Uint8Array(0) : wholeBytes(context, row);
     },
     // A row's mode is the lower file it names (docs/overlay.md, "Modes"): its own, a copy's
     // source, or a new file's default.

