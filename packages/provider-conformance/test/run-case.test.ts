@@ -125,6 +125,7 @@ describe('conformanceCases', () => {
         'append',
         'atomic replace',
         'cancellation',
+        'check path',
         'copy',
         'deleting directories',
         'deleting files',
@@ -144,6 +145,7 @@ describe('conformanceCases', () => {
         'stat',
         'symlinks',
         'temporaries',
+        'write modes',
         'writing',
       ].sort(),
     );
