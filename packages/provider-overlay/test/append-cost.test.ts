@@ -92,6 +92,7 @@ describe('an append on the overlay costs what it appends', () => {
         base: { sha256: sha256(big), size_bytes: BIG },
         current: { sha256: sha256(expected), size_bytes: expected.length },
         files_within: 0,
+        version: expect.stringMatching(/^c-[0-9a-f]{32}$/),
       },
     ]);
 
