@@ -65,7 +65,12 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
     if (row.base_kind === 'file') replacedFiles.add(row.path);
     const plan = await withModes(context, data.plan, row, seen);
     const beforeBytes = seen.kind === 'file' ? seen.bytes : null;
-    items.push({ ord: items.length, state: 'planned', data: { ...data, plan, newBytes: withBase(row, beforeBytes, data.newBytes), beforeBytes }, row });
+    items.push({
+      ord: items.length,
+      state: 'planned',
+      data: { ...data, plan, newBytes: withBase(row, beforeBytes, data.newBytes), beforeBytes },
+      row,
+    });
   }
   if (items.length === 0 || (mode === 'all_or_nothing' && conflicts.length > 0)) return { apply_id: null, applied: [], conflicts };
   context.state.write(() => journalApply(context, applyId, mode, items));
