@@ -1,4 +1,4 @@
-import { escapeForDisplay } from '@libos/core';
+import { type FileSystemProviderV1, escapeForDisplay } from '@libos/core';
 import { openOverlay, type Overlay } from '@libos/provider-overlay';
 import { UsageError } from '../usage-error.js';
 import { auditPrivateFiles } from './audit-options.js';
@@ -12,6 +12,8 @@ import type { WorkspaceOptions } from './workspace-options.js';
 export interface PersonOverlay {
   readonly overlay: Overlay;
   readonly operations: PersonOperations;
+  /** The provider under the overlay: what is on disk, the person's version. */
+  readonly lower: FileSystemProviderV1;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function openPersonOverlay(label: string, options: WorkspaceOptions
   return {
     overlay,
     operations: personOperations(overlay, options),
+    lower: lower.provider,
     async close() {
       try {
         await overlay.close();
