@@ -145,7 +145,9 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
     process.stdout.write(output);
     return status;
   } catch (error) {
-    if (LibosError.is(error, 'invalid_arguments', 'invalid_path')) throw new UsageError(`${label}: ${escapeForDisplay(error.message)}`);
+    if (LibosError.is(error, 'invalid_arguments', 'invalid_path') || (LibosError.is(error) && error.details?.reason === 'audit_log_busy')) {
+      throw new UsageError(`${label}: ${escapeForDisplay(error.message)}`);
+    }
     throw error;
   } finally {
     await opened.close();
