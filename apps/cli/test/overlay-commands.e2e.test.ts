@@ -74,11 +74,11 @@ describe('libos call --overlay and the review commands', () => {
     expect(all.status).toBe(3);
     expect(JSON.parse(all.stdout)).toMatchObject({ apply_id: null, applied: [], conflicts: [{ path: 'a.txt', reason: 'changed_on_disk' }] });
     await expect(readFile(join(root, 'c.txt'))).rejects.toThrow();
-    const some = await runLibos(['apply', ...on()]);
+    const some = await runLibos(['apply', '--per-file', ...on()]);
     expect(some.status).toBe(3);
     expect(JSON.parse(some.stdout)).toMatchObject({ applied: ['c.txt'], conflicts: [{ path: 'a.txt' }] });
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('person\n');
-    expect(JSON.parse((await runLibos(['discard', ...on()])).stdout)).toEqual({ discarded: ['a.txt'], conflicts: [] });
+    expect(JSON.parse((await runLibos(['discard', '--yes', ...on()])).stdout)).toEqual({ discarded: ['a.txt'], conflicts: [] });
     const read = JSON.parse((await agent('read_text_file', { path: 'a.txt' })).stdout) as { result: { content: string } };
     expect(read.result.content).toBe('person\n');
   });

@@ -48,7 +48,7 @@ describe('each conflict reason, produced by a person in another process', () => 
     await person('write_text_file', { path: 'fresh.txt', content: 'person fresh\n' });
     await person('write_text_file', { path: 'kept/theirs.txt', content: 'person in kept\n' });
 
-    const apply = await runLibos(['apply', ...onOverlay()]);
+    const apply = await runLibos(['apply', '--per-file', ...onOverlay()]);
     expect(apply.status, apply.stderr).toBe(3);
     const result = JSON.parse(apply.stdout) as { applied: string[]; conflicts: Array<{ path: string; reason: string }> };
     expect(result.applied).toEqual(['calm.txt']);

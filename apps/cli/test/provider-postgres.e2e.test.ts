@@ -114,4 +114,34 @@ const workspaceName = () => `cli-${randomBytes(6).toString('hex')}`;
     const noDirectory = await runLibos(['export', '--provider', 'postgres', '--database', postgresUrl, '--workspace', workspace]);
     expect(noDirectory.status).toBe(2);
   });
+
+  it('refuses to export a workspace that does not exist, creating none: a mistyped name is not an empty workspace', async () => {
+    const real = workspaceName();
+    const made = await runLibos([
+      'call',
+      'write_text_file',
+      JSON.stringify({ path: 'a.txt', content: 'a\n' }),
+      '--provider',
+      'postgres',
+      '--database',
+      postgresUrl,
+      '--workspace',
+      real,
+    ]);
+    expect(made.status, made.stderr).toBe(0);
+    const typo = `${real}x`;
+    const target = join(await directory(), 'out');
+    const exported = await runLibos(['export', '--provider', 'postgres', '--database', postgresUrl, '--workspace', typo, target]);
+    expect(exported.status).toBe(2);
+    expect(exported.stdout).toBe('');
+    expect(exported.stderr.trim().split('\n')).toHaveLength(1);
+    expect(exported.stderr).toContain(`--workspace "${typo}": no such workspace`);
+    expect(await readdir(target).catch(() => 'absent')).toBe('absent');
+    // Still absent: exporting it again says the same (the refusal created nothing).
+    const again = await runLibos(['export', '--provider', 'postgres', '--database', postgresUrl, '--workspace', typo, target]);
+    expect(again.stderr).toContain('no such workspace');
+    const good = await runLibos(['export', '--provider', 'postgres', '--database', postgresUrl, '--workspace', real, target]);
+    expect(good.status, good.stderr).toBe(0);
+    expect(await readFile(join(target, 'a.txt'), 'utf8')).toBe('a\n');
+  });
 });

@@ -30,7 +30,10 @@ export function takeWriterLock(logPath: string): WriterLock {
   } catch (error) {
     database.close();
     if ((error as { code?: unknown }).code === 'SQLITE_BUSY') {
-      throw new LibosError('invalid_arguments', `The audit log ${logPath} is already being written by another writer.`, { cause: error });
+      throw new LibosError('invalid_arguments', `The audit log ${logPath} is already being written by another writer.`, {
+        details: { reason: 'writer_busy' },
+        cause: error,
+      });
     }
     throw error;
   }

@@ -49,6 +49,11 @@ export interface ProviderBackendRequest {
   readonly borrowWorkingDirectory: boolean;
   /** The runtime's bounds (docs/rules.md); a backend that stores files itself honours `workspace_max_bytes`. */
   readonly bounds: Bounds;
+  /**
+   * The app only reads what it opens (`libos export`, a person's command): a backend that creates
+   * its workspace on first use refuses a missing one instead, with a message naming the flag.
+   */
+  readonly existingOnly?: boolean;
 }
 
 /** An opened provider and what the app says and guards about it. */

@@ -23,7 +23,7 @@ export const overlayContexts = new WeakMap<object, OverlayContext>();
  */
 export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
   const lowerRoot = options.lowerRoot ?? options.lower.hostPath?.('.' as WorkspacePath);
-  const state = openStateDatabase(options.state, lowerRoot);
+  const state = openStateDatabase(options.state, lowerRoot, options.opener);
   const rows = createRowStatements(state.db);
   const history = createHistory(state.db, rows);
   let agentClosed = false;

@@ -169,6 +169,12 @@ export interface OverlayOptions {
   readonly state: string;
   /** The lower's host directory, when it has one: the state file is refused inside it. */
   readonly lowerRoot?: string;
+  /**
+   * `'agent'` (the default): the agent's server, which creates a missing state and records the
+   * root it belongs to. `'person'`: a person's command, which refuses a missing state and a state
+   * recorded for another root (docs/overlay.md, "The state").
+   */
+  readonly opener?: 'agent' | 'person';
 }
 
 /** An open overlay: the agent's provider and the person's operations. */

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { LibosError } from '@libos/core';
 import type Database from 'better-sqlite3';
+import { bindLowerRoot, type StateOpener } from './lower-root-identity.js';
 
 // Loaded when an overlay first opens its state: better-sqlite3 is a native addon, an optional peer
 // dependency, so installing a program that merely can use an overlay (the CLI) compiles nothing.
@@ -59,6 +60,8 @@ const migrations: readonly string[] = [
    UPDATE entries SET content = NULL;
    ALTER TABLE entries ADD COLUMN lower_bytes INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE entries ADD COLUMN hash_state BLOB;`,
+  // The directory the state belongs to (docs/overlay.md, "The state"): one row, by identity.
+  'CREATE TABLE lower_root (only INTEGER PRIMARY KEY CHECK (only = 1), dev TEXT NOT NULL, ino TEXT NOT NULL, path TEXT NOT NULL);',
 ];
 
 /** The open state: one SQLite database and the generation counter every write transaction bumps. */
@@ -72,22 +75,39 @@ export interface StateDatabase {
 }
 
 /**
- * Opens (creating 0600) the state file, or an in-memory state for `':memory:'`. A file inside
- * `lowerRoot` is refused: the agent could then read or write its own review record.
+ * Opens (the agent's server creating it 0600) the state file, or an in-memory state for
+ * `':memory:'`. A file inside `lowerRoot` is refused: the agent could then read or write its own
+ * review record. A person's command never creates the state it was asked to read: a missing
+ * file is `invalid_arguments`, and so is a state bound to another root (`bindLowerRoot`).
  */
-export function openStateDatabase(file: string, lowerRoot: string | undefined): StateDatabase {
+export function openStateDatabase(file: string, lowerRoot: string | undefined, opener: StateOpener = 'agent'): StateDatabase {
   if (file !== ':memory:') {
     refuseInsideRoot(file, lowerRoot);
+    if (opener === 'person' && !existsSync(file)) {
+      throw new LibosError(
+        'invalid_arguments',
+        "No such state file: a person's command never creates one; check the --overlay path the agent's server was given.",
+        {
+          details: { reason: 'state_missing' },
+        },
+      );
+    }
     // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
     if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   }
-  const db = new (loadSqlite())(file);
+  const db = new (loadSqlite())(file, opener === 'person' ? { fileMustExist: true } : {});
   // WAL lets a person's command read while a server writes; FULL makes each commit durable, which
   // the apply journal needs (a committed "done" must survive a power cut).
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 20000');
-  migrate(db);
+  try {
+    migrate(db);
+    if (file !== ':memory:') db.transaction(() => bindLowerRoot(db, lowerRoot, opener)).immediate();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const readGeneration = db.prepare<[], { value: number }>("SELECT value FROM meta WHERE key = 'generation'");
   const bump = db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'generation'");
   return {

@@ -17,7 +17,7 @@ export const backend: ProviderBackend = {
     workspace: { value: 'NAME', description: 'the workspace to serve, created on first use', required: true },
     seed: { value: 'DIR', description: 'copied in when the workspace is new (directories and files only)' },
   },
-  async open({ flags, bounds }) {
+  async open({ flags, bounds, existingOnly }) {
     const { createPostgresProvider } = await import('./create-postgres-provider.js');
     const url = flags.database!;
     const seed = flags.seed === undefined ? undefined : resolve(flags.seed);
@@ -32,6 +32,7 @@ export const backend: ProviderBackend = {
         connectionString: url,
         workspace: flags.workspace!,
         workspaceMaxBytes: bounds.workspace_max_bytes,
+        ...(existingOnly === true ? { existingOnly } : {}),
         // Copied in by the transaction that creates the workspace: all of it, or no workspace at all.
         ...(seed === undefined ? {} : { seed }),
       });
@@ -42,6 +43,14 @@ export const backend: ProviderBackend = {
       await provider.open();
     } catch (error) {
       await provider.close();
+      if (LibosError.is(error, 'not_found') && error.details?.reason === 'workspace_missing') {
+        throw new Error(
+          `--workspace ${escapeForDisplay(JSON.stringify(flags.workspace))}: no such workspace in this database (this command never creates one)`,
+          {
+            cause: error,
+          },
+        );
+      }
       const seedFailed = LibosError.is(error) && error.details?.reason === 'seed_failed';
       if (seedFailed) throw new Error(`--seed ${flags.seed}: ${firstLine(error)}`, { cause: error });
       throw new Error(`--database ${urlWithoutPassword(url)}: cannot open the workspace: ${firstLine(error)}`, { cause: error });

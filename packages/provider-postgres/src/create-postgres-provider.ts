@@ -43,6 +43,11 @@ export interface PostgresProviderOptions {
    * the same transaction: a seed that fails midway leaves no workspace, and the next start seeds it.
    */
   readonly seed?: string;
+  /**
+   * Only an existing workspace opens (a command that reads, such as `libos export`): a missing one
+   * is `not_found`, so a mistyped name creates nothing and is not mistaken for an empty workspace.
+   */
+  readonly existingOnly?: boolean;
 }
 
 /** A provider on PostgreSQL; `open()` connects, migrates and finds (or creates) the workspace. */
@@ -103,10 +108,11 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
         await migrate(pool, schemaName, schema);
         const opened =
           options.seed === undefined
-            ? await openWorkspace(pool, schema, workspace)
+            ? await openWorkspace(pool, schema, workspace, { create: options.existingOnly !== true })
             : await createSeededWorkspace(pool, schema, workspace, options.seed, maxBytes);
         return { schema, ...opened };
       } catch (error) {
+        if (LibosError.is(error, 'not_found')) throw error;
         throw databaseFailure(error, path, 'none');
       }
     })();
@@ -131,6 +137,7 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
       try {
         return await work(ref);
       } catch (error) {
+        if (LibosError.is(error, 'not_found')) throw error;
         throw databaseFailure(error, path, 'none');
       }
     });

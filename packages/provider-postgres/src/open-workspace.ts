@@ -25,8 +25,15 @@ export function checkWorkspaceName(name: unknown): string {
  * Finds the workspace named `name`, creating it (with its root directory) when it does not exist.
  * The unique name decides between hosts that create it at once: the loser waits for the winner's
  * commit, then finds its workspace. On a client inside a transaction, the creation commits with it.
+ * With `create: false` a missing workspace is `not_found` and nothing is written.
  */
-export async function openWorkspace(pool: Pool | PoolClient, schema: string, name: string, attempt = 1): Promise<OpenedWorkspace> {
+export async function openWorkspace(
+  pool: Pool | PoolClient,
+  schema: string,
+  name: string,
+  { create = true, attempt = 1 }: { readonly create?: boolean; readonly attempt?: number } = {},
+): Promise<OpenedWorkspace> {
+  if (!create) return findWorkspace(pool, schema, name);
   const { rows } = await pool.query<{ workspace_id: string; root_id: string; created: boolean }>(
     `WITH made AS (
        INSERT INTO ${schema}.workspaces (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id),
@@ -42,11 +49,27 @@ export async function openWorkspace(pool: Pool | PoolClient, schema: string, nam
   const row = rows[0];
   if (row === undefined) {
     // Another host created it after this statement's snapshot: the next statement sees its commit.
-    if (attempt < 5) return openWorkspace(pool, schema, name, attempt + 1);
+    if (attempt < 5) return openWorkspace(pool, schema, name, { attempt: attempt + 1 });
     throw new LibosError('provider_failure', `The workspace ${JSON.stringify(name)} could not be opened.`, {
       effect: 'none',
       details: { path: '.' },
     });
   }
   return { workspaceId: row.workspace_id, rootId: row.root_id, created: row.created };
+}
+
+async function findWorkspace(pool: Pool | PoolClient, schema: string, name: string): Promise<OpenedWorkspace> {
+  const { rows } = await pool.query<{ workspace_id: string; root_id: string }>(
+    `SELECT w.id AS workspace_id, e.id AS root_id FROM ${schema}.workspaces w
+     JOIN ${schema}.entries e ON e.workspace_id = w.id AND e.parent_id IS NULL WHERE w.name = $1`,
+    [name],
+  );
+  const row = rows[0];
+  if (row === undefined) {
+    throw new LibosError('not_found', `There is no workspace ${JSON.stringify(name)} in this database.`, {
+      effect: 'none',
+      details: { path: '.', reason: 'workspace_missing' },
+    });
+  }
+  return { workspaceId: row.workspace_id, rootId: row.root_id, created: false };
 }

@@ -106,7 +106,9 @@ export function createReviewHandler(options: ReviewHandlerOptions): (request: In
         const libos = LibosError.is(error) ? error : undefined;
         const status = libos === undefined ? 500 : libos.code === 'invalid_arguments' ? 400 : 409;
         const message = forPerson(libos?.message ?? 'The operation failed on the server; see its log.');
-        if (libos === undefined) process.stderr.write(`libos review: ${error instanceof Error ? error.stack : String(error)}\n`);
+        // One line for the person running the page, never a stack trace (docs/overlay.md, "CLI").
+        if (libos === undefined)
+          process.stderr.write(`libos review: ${url.pathname}: ${forPerson(error instanceof Error ? error.message : String(error))}\n`);
         send(response, status, { error: { code: libos?.code ?? 'provider_failure', message, effect: libos?.effect ?? 'unknown' } });
       },
     );

@@ -22,7 +22,7 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
   const directory = resolve(target);
   if ((await readdir(directory).catch(() => [])).length > 0) throw new UsageError(`libos export: ${target} is not empty`);
   const { exportWorkspace } = await import('@libos/provider-postgres');
-  const opened = await openProvider(options);
+  const opened = await openProvider(options, undefined, { existingOnly: true });
   if (opened.hostDirectories.some((host) => `${directory}/`.startsWith(`${host}/`))) {
     await opened.close?.();
     throw new UsageError(`libos export: ${target} lies inside the workspace it would copy`);

@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { LibosError, escapeForDisplay } from '@libos/core';
 import { parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
-import { openPersonOverlay } from '../workspace/open-person-overlay.js';
+import { openPersonOverlay, type PersonOverlay } from '../workspace/open-person-overlay.js';
 import type { PersonOperations } from '../workspace/person-operations.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
+import { confirmDiscard } from './confirm-discard.js';
+import { conflictReport } from './conflict-report.js';
 import { OVERLAY_HELP } from './overlay-help.js';
 import { diffForPerson, personJson, shownOf } from './overlay-output.js';
 
@@ -17,6 +19,8 @@ const FLAGS = {
   cursor: { type: 'string' },
   'max-bytes': { type: 'string' },
   'all-or-nothing': { type: 'boolean' },
+  'per-file': { type: 'boolean' },
+  yes: { type: 'boolean' },
   shown: { type: 'string', multiple: true },
 } as const;
 
@@ -28,7 +32,7 @@ interface OverlayCommand {
   /** Most positionals allowed (Infinity for paths). */
   readonly positionals: number;
   readonly minimum?: number;
-  run(overlay: PersonOperations, positionals: readonly string[], values: Values): Promise<{ output: string; status: number }>;
+  run(overlay: PersonOperations, positionals: readonly string[], values: Values, opened: PersonOverlay): Promise<{ output: string; status: number }>;
 }
 
 const json = (value: unknown, status = 0) => ({ output: `${personJson(value)}\n`, status });
@@ -63,12 +67,22 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     },
   },
   apply: {
-    flags: ['all-or-nothing', 'shown'],
+    flags: ['all-or-nothing', 'per-file', 'shown'],
     positionals: Number.POSITIVE_INFINITY,
-    run: async (overlay, positionals, values) => {
+    run: async (overlay, positionals, values, opened) => {
       const shown = shownOf('libos apply', values.shown);
-      const mode = values['all-or-nothing'] === true ? 'all_or_nothing' : 'per_file';
-      const result = await overlay.apply({ ...paths(positionals), ...shown, mode });
+      if (values['all-or-nothing'] === true && values['per-file'] === true) {
+        throw new UsageError('libos apply: --all-or-nothing and --per-file exclude each other');
+      }
+      // Everything at once lands whole or not at all, so one conflict cannot leave the project half
+      // changed (a move without the edit that needed it); named paths land each on its own.
+      const perFile = values['per-file'] === true || (positionals.length > 0 && values['all-or-nothing'] !== true);
+      const result = await overlay.apply({ ...paths(positionals), ...shown, mode: perFile ? 'per_file' : 'all_or_nothing' });
+      if (result.conflicts.length > 0) {
+        let report = await conflictReport(result.conflicts, opened.lower, opened.overlay.provider);
+        if (!perFile) report += '# nothing was applied (all or nothing); to land what does not conflict: libos apply --per-file\n';
+        process.stderr.write(report);
+      }
       return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
     },
   },
@@ -79,10 +93,16 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     run: async (overlay, positionals) => json(await overlay.undoApply(positionals[0] as string)),
   },
   discard: {
-    flags: ['shown'],
+    flags: ['shown', 'yes'],
     positionals: Number.POSITIVE_INFINITY,
     run: async (overlay, positionals, values) => {
-      const result = await overlay.discard({ ...paths(positionals), ...shownOf('libos discard', values.shown) });
+      const shown = shownOf('libos discard', values.shown);
+      const confirmed = await confirmDiscard(overlay, positionals, values.yes === true, values.shown !== undefined);
+      if (confirmed === null) {
+        process.stderr.write('libos discard: nothing was discarded\n');
+        return { output: '', status: 1 };
+      }
+      const result = await overlay.discard({ ...paths(positionals), ...shown, ...confirmed });
       return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
     },
   },
@@ -111,7 +131,7 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
     process.stdout.write(OVERLAY_HELP[name] ?? '');
     return 0;
   }
-  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing', 'shown']) {
+  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing', 'per-file', 'shown', 'yes']) {
     if (values[flag as keyof typeof values] !== undefined && !command.flags.includes(flag)) {
       throw new UsageError(`${label}: --${flag} is not an option of this command (see \`${label} --help\`)`);
     }
@@ -121,11 +141,13 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
   if (positionals.length < (command.minimum ?? 0)) throw new UsageError(`${label}: missing argument (see \`${label} --help\`)`);
   const opened = await openPersonOverlay(label, workspaceOptionsFrom(label, values));
   try {
-    const { output, status } = await command.run(opened.operations, positionals, values);
+    const { output, status } = await command.run(opened.operations, positionals, values, opened);
     process.stdout.write(output);
     return status;
   } catch (error) {
-    if (LibosError.is(error, 'invalid_arguments', 'invalid_path')) throw new UsageError(`${label}: ${escapeForDisplay(error.message)}`);
+    if (LibosError.is(error, 'invalid_arguments', 'invalid_path') || (LibosError.is(error) && error.details?.reason === 'audit_log_busy')) {
+      throw new UsageError(`${label}: ${escapeForDisplay(error.message)}`);
+    }
     throw error;
   } finally {
     await opened.close();

@@ -29,13 +29,18 @@ the whole, to pass to apply or discard with --shown.
 
   --max-bytes N          Cut the diff at N bytes (default 1048576)
 ${COMMON}`,
-  apply: `Usage: libos apply --root DIR --overlay STATE [PATH...] [--all-or-nothing]
+  apply: `Usage: libos apply --root DIR --overlay STATE [PATH...] [--all-or-nothing | --per-file]
 
 Writes the agent's changes (all, or those at or below each PATH) into the workspace, each only if
-the file on disk is still the one the agent started from (by content). Prints
-{apply_id, applied, conflicts}; exits 0, or 3 when some paths conflicted (they stay as they are).
+the file on disk is still the one the agent started from (by content). With no PATH it is all or
+nothing: one conflict and nothing lands, so the project is never left half changed. With PATHs each
+lands on its own. Prints {apply_id, applied, conflicts}; exits 0, or 3 when some paths conflicted
+(they stay as they are). For each conflict stderr shows your version on disk (---) against the
+agent's (+++) as a diff, and how to resolve it: keep yours with libos discard PATH; take the
+agent's (or merge) by editing PATH as shown, then libos discard PATH.
 
-  --all-or-nothing       Apply nothing if any path conflicts
+  --all-or-nothing       Apply nothing if any path conflicts (the default without PATHs)
+  --per-file             Land every change that can land, even if others conflict
   --shown VERSION        Apply only what you were shown: a change's version (c-…, repeatable) from
                          libos changes or diff lands only if the agent left it so, else it is a
                          conflict changed_since_shown; a set version (s-…) applies nothing at all
@@ -46,11 +51,14 @@ ${COMMON}`,
 Puts back what apply ID replaced, each path only if it still holds what the apply wrote, and puts
 the changes back in the overlay. Prints {restored, conflicts}.
 ${COMMON}`,
-  discard: `Usage: libos discard --root DIR --overlay STATE [PATH...]
+  discard: `Usage: libos discard --root DIR --overlay STATE [PATH...] [--yes]
 
 Drops the agent's changes (all, or those at or below each PATH); the agent sees the workspace there
-again. Prints {discarded, conflicts}; exits 3 when something was not the version shown.
+again. Nothing keeps a copy, so in a terminal it first says how many changes, files and bytes are
+lost and asks y/N (exit 1 on no); without a terminal it needs --yes. Prints {discarded, conflicts};
+exits 3 when something was not the version shown.
 
+  --yes                  Do not ask (needed without a terminal)
   --shown VERSION        Drop only what you were shown, as for libos apply: a PATH with any change
                          whose version (c-…) was not named stays whole; a set version (s-…) that
                          moved drops nothing

@@ -56,6 +56,6 @@ export async function openAuditLog(options: WorkspaceOptions): Promise<FileAudit
       onError: (error) => process.stderr.write(`libos: --audit ${audit.file}: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {
-    throw new UsageError(`libos: --audit ${audit.file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`libos: --audit ${audit.file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }

@@ -135,7 +135,11 @@ export async function readConfig(file: string): Promise<LibosConfig> {
  * The chosen backend's provider, under the config's bounds (a workspace the backend stores itself
  * honours `workspace_max_bytes`); a value it refuses is a UsageError naming the flag.
  */
-export async function openProvider(options: WorkspaceOptions, bounds: Bounds = DEFAULT_BOUNDS): Promise<OpenedProvider> {
+export async function openProvider(
+  options: WorkspaceOptions,
+  bounds: Bounds = DEFAULT_BOUNDS,
+  { existingOnly = false }: { readonly existingOnly?: boolean } = {},
+): Promise<OpenedProvider> {
   const backend = BACKEND_REGISTRY.provider(options.provider);
   if (backend === undefined) throw new UsageError(`libos: --provider: no provider backend is named '${options.provider}'`);
   try {
@@ -145,6 +149,7 @@ export async function openProvider(options: WorkspaceOptions, bounds: Bounds = D
       flags: options.backendFlags ?? {},
       borrowWorkingDirectory: options.borrowWorkingDirectory === true,
       bounds,
+      ...(existingOnly ? { existingOnly } : {}),
     });
   } catch (error) {
     throw new UsageError(`libos: ${messageOf(error)}`);

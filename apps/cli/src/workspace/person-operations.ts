@@ -1,4 +1,4 @@
-import { LibosError } from '@libos/core';
+import { LibosError, escapeForDisplay } from '@libos/core';
 import type { ApplyResult, DiscardResult, Overlay, RewindResult, UndoApplyResult } from '@libos/provider-overlay';
 import { openAuditLog } from './audit-options.js';
 import type { WorkspaceOptions } from './workspace-options.js';
@@ -23,7 +23,9 @@ export function personOperations(overlay: Overlay, options: WorkspaceOptions): P
     pathsOf: (result: Result) => readonly string[],
   ): Promise<Result> => {
     if (options.audit === undefined) return run();
-    const log = await openAuditLog(options);
+    const log = await openAuditLog(options).catch((error: unknown) => {
+      throw busyLog(error, options.audit?.file ?? '') ?? error;
+    });
     if (log === undefined) return run();
     const session = await log.openSession({ provider: `overlay over ${options.provider}`, root: options.root });
     const started = performance.now();
@@ -85,4 +87,18 @@ export function personOperations(overlay: Overlay, options: WorkspaceOptions): P
         (_result: RewindResult) => [],
       ),
   };
+}
+
+/**
+ * A log another writer holds (the agent's server, one writer per log): the operation is refused
+ * before anything changes, as a LibosError the page answers with a sentence (409), never a 500.
+ */
+function busyLog(error: unknown, file: string): LibosError | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!LibosError.is(cause, 'invalid_arguments') || cause.details?.reason !== 'writer_busy') return undefined;
+  return new LibosError(
+    'provider_failure',
+    `The audit log ${escapeForDisplay(file)} is held by the agent's server while it runs, so this cannot be recorded there: nothing was changed. Stop the agent's server (or its client) and try again, or leave out --audit to act unrecorded.`,
+    { effect: 'none', details: { reason: 'audit_log_busy' }, cause: error },
+  );
 }
