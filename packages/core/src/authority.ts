@@ -31,8 +31,9 @@ export interface ApprovalRequest {
   readonly content_bytes: number | null;
   readonly content_sha256: string | null;
   /**
-   * The start of the content (at most 256 characters, escaped for display by `escapeForDisplay`),
-   * or for an edit its whole change: the unified diff, one line per diff line, each line escaped,
+   * The start of the content as lines (at most 256 characters and 16 lines, each line escaped for
+   * display by `escapeForDisplay` on its own, so its line feeds are the content's; a last line
+   * `\[the rest is not shown]` when anything is left out), or for an edit its whole change: the unified diff, one line per diff line, each line escaped,
    * long lines shown as a window around what changed.
    */
   readonly preview: string | null;

@@ -57,9 +57,17 @@ function approvalSentence(fields: Omit<ApprovalRequest, 'message'>, path: string
         ? ` It would write ${size}.`
         : ` It would move the file ${quotedPath(content.move.from)} to ${quotedPath(content.move.to)}: ${size}.`;
   }
-  // The diff keeps its lines: each is escaped on its own, so only these line feeds are real.
+  // The diff and the preview keep their lines: each is escaped on its own, so only these line feeds
+  // are real, and each preview line sits behind a `  | ` margin, so no content line can pass for
+  // the question or its answer.
   if (fields.preview !== null && fields.preview !== '')
-    sentence += content?.diffLines === undefined ? ` Preview: ${fields.preview}` : ` Change:\n${fields.preview}`;
+    sentence +=
+      content?.diffLines === undefined
+        ? ` Preview:\n${fields.preview
+            .split('\n')
+            .map((line) => `  | ${line}`)
+            .join('\n')}`
+        : ` Change:\n${fields.preview}`;
   return sentence;
 }
 
