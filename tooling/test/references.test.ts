@@ -5,6 +5,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { MAIN_HELP } from '../../apps/cli/src/commands/help-texts.js';
+import { OVERLAY_HELP } from '../../apps/cli/src/commands/overlay-help.js';
 import { BUILTIN_TOOLS } from '../../packages/tools/src/tools/index.js';
 import { walkRepository } from './walk-repository.js';
 
@@ -73,6 +75,55 @@ describe('tables and counts', () => {
         .map((name) => `${area}/${name}`),
     );
     expect(packages.filter((path) => !readme.includes(`](${path})`))).toEqual([]);
+  });
+
+  it('every command the CLI help lists has its section in the CLI README and its name in the package row', () => {
+    const section = MAIN_HELP.slice(MAIN_HELP.indexOf('Commands:'), MAIN_HELP.indexOf('\n\n', MAIN_HELP.indexOf('Commands:')));
+    const listed = [...section.matchAll(/^ {2}([a-z][\w-]*) {2,}/gm)].map((match) => match[1] ?? '');
+    const also = [...section.matchAll(/also: ([^;)]*)/g)].flatMap((match) => (match[1] ?? '').split(/,\s*/));
+    const commands = [...new Set([...listed, ...also, ...Object.keys(OVERLAY_HELP)])];
+    // A sanity floor, so a change to the help's layout cannot make the check vacuous.
+    expect(commands).toEqual(expect.arrayContaining(['mcp', 'serve', 'review', 'changes', 'apply', 'discard', 'export']));
+    const cliReadme = readFileSync(join(root, 'apps/cli/README.md'), 'utf8');
+    expect(commands.filter((name) => !new RegExp(`^#{3,4} \`libos ${name}(?![\\w-])`, 'm').test(cliReadme))).toEqual([]);
+    const row = readFileSync(join(root, 'README.md'), 'utf8').match(/^\| \[`@libos\/cli`\].*$/m)?.[0] ?? '';
+    expect(commands.filter((name) => !row.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it('the README dependency line is each package’s run-time dependencies on the others, exactly', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const start = readme.indexOf('Dependencies point one way');
+    const paragraph = readme.slice(start, readme.indexOf('\n\n', start));
+    const names = (side: string) =>
+      side
+        .replace(/[{}]/g, '')
+        .split(/,\s*/)
+        .map((name) => name.trim());
+    const stated = new Map<string, Set<string>>();
+    for (const match of paragraph.matchAll(/`([^`→]+) → ([^`]+)`/g)) {
+      for (const from of names(match[1] ?? '')) stated.set(from, new Set([...(stated.get(from) ?? []), ...names(match[2] ?? '')]));
+    }
+    const actual = new Map<string, string[]>();
+    for (const area of ['packages', 'apps']) {
+      for (const name of readdirSync(join(root, area))) {
+        const file = join(root, area, name, 'package.json');
+        if (!existsSync(file)) continue;
+        const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
+        const deps = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies });
+        actual.set(
+          name,
+          deps
+            .filter((dep) => dep.startsWith('@libos/'))
+            .map((dep) => dep.slice('@libos/'.length))
+            .sort(),
+        );
+      }
+    }
+    const wrong = [...actual].filter(([name, deps]) => JSON.stringify([...(stated.get(name) ?? [])].sort()) !== JSON.stringify(deps));
+    expect(wrong.map(([name, deps]) => `${name} → {${deps.join(', ')}}`)).toEqual([]);
+    // Whatever imports nothing is still named (`core` and `http-guard` import nothing), so the line covers every package.
+    expect([...actual.keys()].filter((name) => !stated.has(name) && !paragraph.includes(`\`${name}\``))).toEqual([]);
+    expect([...stated.keys()].filter((name) => !actual.has(name))).toEqual([]);
   });
 
   it('every count of the tools is the number of built-in tools', () => {

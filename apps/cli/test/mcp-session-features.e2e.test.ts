@@ -63,7 +63,8 @@ describe('approval through elicitation', () => {
     expect(failureOf(result)).toMatchObject({ code: 'approval_rejected' });
     const message = elicitations[0]!.message;
     expect(message).toContain('write "gated/\\r\\u{001B}[2Kpublic\\u{202E}txt.exe\\u{2066}\\u{200D}\\u{2028}\\"? ok"?');
-    expect(message).not.toMatch(/[\r\n\u001b\u202e\u2066\u200d\u2028]/u);
+    // The only line breaks are the content preview's, each followed by its margin.
+    expect(message.replaceAll('\n  | ', ' ')).not.toMatch(/[\r\n\u001b\u202e\u2066\u200d\u2028]/u);
   });
 
   it('refuses with approval_rejected when the user declines, writing nothing', async () => {

@@ -65,13 +65,16 @@ describe('an ask grant at the terminal', () => {
 
   it('libos call --approve asks on the terminal and keeps stdout the JSON result', async () => {
     const run = await onTerminal(
-      ['call', 'write_text_file', '{"path": "c.txt", "content": "hi"}', '--root', workspace.path, '--config', config, '--approve'],
+      ['call', 'write_text_file', '{"path": "c.txt", "content": "hi\\nthere\\u001b[2K"}', '--root', workspace.path, '--config', config, '--approve'],
       [{ after: 'Approve? [y/N] ', type: 'yes\r' }],
     );
     expect(run.status).toBe(0);
-    expect(run.screen).toMatch(/It would write 2 bytes \(SHA-256 [0-9a-f]{64}\)\. Preview: hi/);
+    // The content as real lines behind a margin, each escaped on its own.
+    expect(run.screen).toMatch(
+      /It would write 12 bytes \(SHA-256 [0-9a-f]{64}\)\. Preview:\r?\n {2}\| hi\r?\n {2}\| there\\u\{001B\}\[2K\r?\nApprove\? \[y\/N\]/,
+    );
     expect(run.screen).toContain('"ok": true');
-    expect(await readFile(join(workspace.path, 'c.txt'), 'utf8')).toBe('hi');
+    expect(await readFile(join(workspace.path, 'c.txt'), 'utf8')).toBe('hi\nthere\u001b[2K');
   });
 
   it('without a terminal, nobody is asked: approval_required, and a piped "y" approves nothing', async () => {

@@ -31,8 +31,9 @@ export interface ApprovalRequest {
   readonly content_bytes: number | null;
   readonly content_sha256: string | null;
   /**
-   * The start of the content (at most 256 characters, escaped for display by `escapeForDisplay`),
-   * or for an edit its whole change: the unified diff, one line per diff line, each line escaped,
+   * The start of the content as lines (at most 256 characters and 16 lines, each line escaped for
+   * display by `escapeForDisplay` on its own, so its line feeds are the content's; a last line
+   * `\[the rest is not shown]` when anything is left out), or for an edit its whole change: the unified diff, one line per diff line, each line escaped,
    * long lines shown as a window around what changed.
    */
   readonly preview: string | null;
@@ -65,9 +66,26 @@ export interface AccessRequest {
    * nothing (the approver then sees no content fields).
    */
   readonly prepareContent?: () => Promise<ApprovalContent | undefined>;
+  /**
+   * For a delete: counts what it would remove, called only once the approver is about to be asked.
+   * Undefined when there is nothing to count (the delete then fails on its own).
+   */
+  readonly prepareLoss?: () => Promise<DeletionLoss | undefined>;
   readonly signal?: AbortSignal;
   /** Told how the request was decided (the grant, the approval), for the call's audit record. */
   readonly onDecision?: (decision: AuditDecision) => void;
+}
+
+/** What a delete would remove, for the approver: counted up to a bound, `complete` false past it. */
+export interface DeletionLoss {
+  /** Entries that are not directories (files, and links, which are removed without being followed). */
+  readonly files: number;
+  /** The bytes of those files. */
+  readonly bytes: number;
+  /** Directories, the deleted one included. */
+  readonly directories: number;
+  /** False when counting stopped at its bound: the figures are then at least these. */
+  readonly complete: boolean;
 }
 
 /** The bytes a write would land and, optionally, an edit's diff to show in their place as the preview. */

@@ -56,6 +56,7 @@ export { LABELS, labelExceeds } from './authority.js';
 export type {
   AccessRequest,
   ApprovalContent,
+  DeletionLoss,
   ApprovalDecision,
   ApprovalRequest,
   Approver,

@@ -33,14 +33,62 @@ export function sizeText(change) {
   return bytes((change.current ?? change.base)?.size_bytes);
 }
 
-export function diffLine(line) {
-  let kind = 'context';
-  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')) kind = 'meta';
-  else if (line.startsWith('@@')) kind = 'hunk';
-  else if (line.startsWith('+')) kind = 'add';
-  else if (line.startsWith('-')) kind = 'del';
-  else if (line.startsWith('\\') || line.startsWith('[')) kind = 'note';
+export function diffLine(line, kind = kindOf(line)) {
   return element('span', { class: `diff-line ${kind}`, text: line.length === 0 ? ' ' : line });
+}
+
+function kindOf(line) {
+  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')) return 'meta';
+  if (line.startsWith('@@')) return 'hunk';
+  if (line.startsWith('+')) return 'add';
+  if (line.startsWith('-')) return 'del';
+  if (line.startsWith('\\') || line.startsWith('[')) return 'note';
+  return 'context';
+}
+
+const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+const number = (value) => element('span', { class: 'ln', 'aria-hidden': 'true', text: value === null ? '' : String(value) });
+
+/**
+ * The rows of a unified diff, each with its old and new line numbers. Inside a hunk a line is read
+ * by the counts its header gives, so a removed line that starts with `--` is a removal, not a header.
+ */
+export function diffRows(lines, truncated = false) {
+  let oldLine = 0;
+  let newLine = 0;
+  let oldLeft = 0;
+  let newLeft = 0;
+  const rows = lines.map((line) => {
+    let kind = kindOf(line);
+    let numbers = [null, null];
+    if (oldLeft > 0 || newLeft > 0) {
+      const mark = line[0];
+      if (mark === '-') {
+        kind = 'del';
+        numbers = [oldLine++, null];
+        oldLeft -= 1;
+      } else if (mark === '+') {
+        kind = 'add';
+        numbers = [null, newLine++];
+        newLeft -= 1;
+      } else if (mark === '\\') kind = 'note';
+      else {
+        kind = 'context';
+        numbers = [oldLine++, newLine++];
+        oldLeft = Math.max(0, oldLeft - 1);
+        newLeft = Math.max(0, newLeft - 1);
+      }
+    } else {
+      const hunk = HUNK.exec(line);
+      if (hunk !== null) {
+        [oldLine, oldLeft, newLine, newLeft] = [Number(hunk[1]), Number(hunk[2] ?? 1), Number(hunk[3]), Number(hunk[4] ?? 1)];
+        kind = 'hunk';
+      }
+    }
+    return element('div', { class: `diff-row ${kind}` }, [number(numbers[0]), number(numbers[1]), diffLine(line, kind)]);
+  });
+  if (truncated) rows.push(diffLine('[the diff is longer than the page shows: run libos diff for all of it]', 'note'));
+  return rows;
 }
 
 export function short(hash) {
@@ -51,15 +99,19 @@ export function plural(count, word) {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** The totals line: every change, by kind, whatever the page shows. */
-export function showTotals(totals) {
+/**
+ * The totals line: every change, by kind, whatever the page shows, less the new directories that
+ * are no row of their own (`folded`, all added).
+ */
+export function showTotals(totals, folded = 0) {
   const node = document.getElementById('totals');
   node.replaceChildren();
   const parts = ['added', 'modified', 'deleted', 'replaced'];
-  const all = parts.reduce((sum, kind) => sum + totals[kind], 0);
+  const counts = { ...totals, added: totals.added - folded };
+  const all = parts.reduce((sum, kind) => sum + counts[kind], 0);
   node.append(element('strong', { text: `${all} ${all === 1 ? 'change' : 'changes'}` }), ': ');
   parts.forEach((kind, index) => {
     if (index > 0) node.append(' · ');
-    node.append(`${totals[kind]} ${kind}`);
+    node.append(`${counts[kind]} ${kind}`);
   });
 }

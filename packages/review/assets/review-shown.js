@@ -36,3 +36,28 @@ export function showConflicts(conflicts) {
   document.getElementById('reload').hidden = !movedSinceShown(conflicts);
   document.getElementById('conflicts').hidden = conflicts.length === 0;
 }
+
+/**
+ * The changes shown as rows: a new directory is no row of its own while a change below it is listed
+ * (applying or discarding that change takes the directory with it); an empty new directory, and a
+ * deleted or replaced one, still is.
+ */
+export function rowsOf(changes) {
+  const within = (dir) => changes.some((other) => other.path.startsWith(`${dir.path}/`));
+  return changes.filter((change) => !(change.kind === 'directory' && change.change === 'added' && within(change)));
+}
+
+const STEP = { j: 1, n: 1, k: -1, p: -1 };
+
+/** 1 for the next change (j, n), -1 for the previous (k, p); undefined while typing or with a modifier. */
+export function stepOf(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest?.('input:not([type=checkbox]), textarea, select')) return undefined;
+  return STEP[event.key];
+}
+
+/** The row `step` away from the current path (the first or last when none is current), or undefined. */
+export function stepTo(rows, current, step) {
+  if (step === undefined || rows.length === 0) return undefined;
+  const at = rows.findIndex((change) => change.path === current);
+  return rows[at === -1 ? (step > 0 ? 0 : rows.length - 1) : Math.min(rows.length - 1, Math.max(0, at + step))];
+}

@@ -1,7 +1,7 @@
 // The review page: plain DOM, no framework. Every value from the server is set as text, never as
 // markup, so a hostile file name or diff line stays text.
-import { bytes, diffLine, element, plural, showTotals, sizeText } from './review-format.js';
-import { movedSinceShown, showConflicts, versionsFor } from './review-shown.js';
+import { bytes, diffRows, element, plural, showTotals, sizeText } from './review-format.js';
+import { movedSinceShown, rowsOf, showConflicts, stepOf, stepTo, versionsFor } from './review-shown.js';
 
 const TOKEN_KEY = 'libos-review-token';
 const state = { token: null, changes: [], cursor: null, setVersion: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
@@ -43,7 +43,9 @@ function say(text, isError = false) {
 function renderRows() {
   const rows = $('change-rows');
   rows.replaceChildren();
-  for (const change of state.changes) {
+  const shown = rowsOf(state.changes);
+  showTotals(state.totals, state.changes.length - shown.length);
+  for (const change of shown) {
     const selectId = `select-${state.changes.indexOf(change)}`;
     const checkbox = element('input', {
       type: 'checkbox',
@@ -173,9 +175,7 @@ async function showDiff(change) {
         ]),
       );
     } else {
-      view.replaceChildren(...lines.map(diffLine));
-      if (truncated)
-        view.append(element('span', { class: 'diff-line note', text: '[the diff is longer than the page shows: run libos diff for all of it]' }));
+      view.replaceChildren(element('div', { class: 'diff-rows' }, diffRows(lines, truncated)));
     }
     view.focus();
   } catch (error) {
@@ -241,7 +241,7 @@ async function refresh() {
     $('diff-view').hidden = true;
     $('diff-hint').hidden = false;
   }
-  showTotals(page.totals);
+  state.totals = page.totals;
   renderRows();
   // A diff on screen that is no longer the change listed is shown again, as it is now.
   if (current !== undefined && current.version !== state.currentVersion) await showDiff(current);
@@ -252,6 +252,14 @@ async function more() {
   state.changes = state.changes.concat(page.changes);
   state.cursor = page.next_cursor;
   renderRows();
+}
+
+/** j or n: the next change's diff; k or p: the previous one (review-shown.js, `stepOf`). */
+function onKey(event) {
+  const next = stepTo(rowsOf(state.changes), state.current, stepOf(event));
+  if (next === undefined) return;
+  event.preventDefault();
+  if (next.path !== state.current) void showDiff(next);
 }
 
 function start() {
@@ -271,6 +279,7 @@ function start() {
     say('');
     refresh().catch((error) => say(error.message, true));
   });
+  document.addEventListener('keydown', onKey);
   $('more').addEventListener('click', () => more().catch((error) => say(error.message, true)));
   $('select-all').addEventListener('change', (event) => {
     for (const change of state.changes) {

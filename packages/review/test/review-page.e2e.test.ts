@@ -28,7 +28,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(server.url);
-    await page.getByText('6 changes').waitFor();
+    await page.getByText('5 changes').waitFor();
   }, 120_000);
   afterEach(async () => {
     await page?.close();
@@ -40,9 +40,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
   const listed = async () => page.locator('#change-rows button.link').allTextContents();
 
   it('lists every change with its kind and the complete totals, and takes the token out of the address', async () => {
-    expect(await page.locator('#totals').textContent()).toBe('6 changes: 2 added · 3 modified · 1 deleted · 0 replaced');
-    expect(await listed()).toEqual(['README.md', 'docs', 'docs/guide.md', 'logo.bin', 'old-notes.txt', 'src/main.ts']);
-    expect(await row('docs').locator('.size').textContent()).toBe('directory');
+    // The new directory above the guide is no row of its own: it lands and goes with the guide.
+    expect(await page.locator('#totals').textContent()).toBe('5 changes: 1 added · 3 modified · 1 deleted · 0 replaced');
+    expect(await listed()).toEqual(['README.md', 'docs/guide.md', 'logo.bin', 'old-notes.txt', 'src/main.ts']);
     expect(await row('docs/guide.md').locator('.badge').textContent()).toBe('+ added');
     expect(await row('old-notes.txt').locator('.badge').textContent()).toBe('− deleted');
     expect(await row('src/main.ts').locator('.badge').textContent()).toBe('~ modified');
@@ -86,8 +86,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     const after = fixture.snapshot();
     expect(after['src/main.ts']).toBe(`644 ${Buffer.from('export const answer = 42;\nexport const name = "x";\n').toString('hex')}`);
     expect({ ...after, 'src/main.ts': before['src/main.ts'] }).toEqual(before);
-    expect(await listed()).toEqual(['README.md', 'docs', 'docs/guide.md', 'logo.bin', 'old-notes.txt']);
-    expect(await page.locator('#totals').textContent()).toBe('5 changes: 2 added · 2 modified · 1 deleted · 0 replaced');
+    expect(await listed()).toEqual(['README.md', 'docs/guide.md', 'logo.bin', 'old-notes.txt']);
+    expect(await page.locator('#totals').textContent()).toBe('4 changes: 1 added · 2 modified · 1 deleted · 0 replaced');
   });
 
   it('discards one change: the agent’s version is gone and the disk is untouched', async () => {
@@ -108,7 +108,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     expect(await conflicts.textContent()).toContain('README.md: changed on disk');
     expect(await page.locator('#status').textContent()).toContain('Nothing applied: 1 conflict');
     expect(fixture.snapshot()).toEqual(before);
-    expect((await listed()).length).toBe(6);
+    expect((await listed()).length).toBe(5);
   });
 
   it('applies nothing of a change the agent rewrote after its diff was shown, says so and reloads', async () => {
@@ -138,13 +138,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     expect(await page.getByRole('alert').textContent()).toContain('the list of changes: the agent changed, added or removed a change');
     expect(fixture.snapshot()).toEqual(before);
     await page.getByRole('button', { name: 'Reload the changes' }).click();
-    await page.getByText('7 changes').waitFor();
+    await page.getByText('6 changes').waitFor();
   });
 
   it('shows a name with a bidirectional override and a line with terminal controls escaped', async () => {
     await fixture.agentWrites('invoice\u{202E}fdp.exe', 'ok\r\u001b[2Kforged\n');
     await page.reload();
-    await page.getByText('7 changes').waitFor();
+    await page.getByText('6 changes').waitFor();
     expect(await listed()).toContain('invoice\\u{202E}fdp.exe');
     await page.getByRole('button', { name: 'Show the diff of invoice\\u{202E}fdp.exe' }).click();
     await page.locator('#diff-view .diff-line.add').first().waitFor();
@@ -193,9 +193,78 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
 
   it('still works after a reload: the token stays with the tab, not in the address', async () => {
     await page.reload();
-    await page.getByText('6 changes').waitFor();
+    await page.getByText('5 changes').waitFor();
     await row('docs/guide.md').getByRole('button', { name: 'Apply docs/guide.md' }).click();
     await page.getByText('Applied 2 changes.').waitFor();
     expect(fixture.snapshot()['docs/guide.md']).toBeDefined();
   });
+
+  it('numbers every diff line, old and new, and reads a removed "--" line as a removal', async () => {
+    await fixture.agentWrites('README.md', '# Project\n\n-- not a header\nTwo lines.\n');
+    await page.reload();
+    await page.getByText('5 changes').waitFor();
+    await page.getByRole('button', { name: 'Show the diff of README.md' }).click();
+    await page.locator('#diff-view .diff-row.add').first().waitFor();
+    const rows = await page
+      .locator('#diff-view .diff-row')
+      .evaluateAll((nodes) => nodes.map((node) => Array.from(node.children, (cell) => cell.textContent)));
+    expect(rows.slice(2)).toEqual([
+      ['', '', '@@ -1,4 +1,4 @@'],
+      ['1', '1', ' # Project'],
+      ['2', '2', ' '],
+      ['3', '', '-One line.'],
+      ['', '3', '+-- not a header'],
+      ['4', '4', ' Two lines.'],
+    ]);
+  });
+
+  it('empty new directory is a row of its own; a new directory with a file in it is not', async () => {
+    await fixture.agentMakesDirectory('empty');
+    await page.reload();
+    await page.getByText('6 changes').waitFor();
+    expect(await listed()).toEqual(['README.md', 'docs/guide.md', 'empty', 'logo.bin', 'old-notes.txt', 'src/main.ts']);
+    expect(await row('empty').locator('.size').textContent()).toBe('directory');
+  });
+
+  it('j and n go to the next file, k and p to the previous, moving focus to its diff', async () => {
+    const shown = async () => [await page.locator('#diff-view').getAttribute('aria-label'), await page.evaluate(() => document.activeElement?.id)];
+    expect(await page.locator('#keys').textContent()).toContain('j or n');
+    await page.keyboard.press('j');
+    await page.locator('#diff-view .diff-row').first().waitFor();
+    expect(await shown()).toEqual(['Diff of README.md', 'diff-view']);
+    await page.keyboard.press('n');
+    await page.locator('#diff-view[aria-label="Diff of docs/guide.md"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Show the diff of docs/guide.md' }).getAttribute('aria-current')).toBe('true');
+    await page.keyboard.press('k');
+    await page.locator('#diff-view[aria-label="Diff of README.md"]').waitFor();
+    await page.keyboard.press('p');
+    expect(await shown()).toEqual(['Diff of README.md', 'diff-view']);
+  });
+
+  for (const width of [700, 1024, 1440]) {
+    it(`at ${width} px: buttons stay on screen, a long line scrolls inside the diff, the page never sideways`, async () => {
+      const word = `${'averyveryverylongidentifier'.repeat(60)}\n`;
+      await fixture.agentWrites('wide.ts', `const a = 1;\n${word}`.repeat(40));
+      await page.setViewportSize({ width, height: 700 });
+      await page.reload();
+      await page.getByText('6 changes').waitFor();
+      await page.getByRole('button', { name: 'Show the diff of wide.ts' }).click();
+      const line = page.locator('#diff-view .diff-line.add', { hasText: 'averyvery' }).first();
+      await line.waitFor();
+      const one = await page.locator('#diff-view .diff-line.add').first().boundingBox();
+      // Not wrapped: the long line is one line high, and wider than the diff, which scrolls.
+      expect((await line.boundingBox())!.height).toBe(one!.height);
+      expect(await page.locator('#diff-view').evaluate((view) => view.scrollWidth > view.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      if (width === 700) expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      for (const button of await page.locator('.actions button').all()) {
+        const box = (await button.boundingBox())!;
+        expect([box.x >= 0, box.y >= 0, box.x + box.width <= width, box.y + box.height <= 700]).toEqual([true, true, true, true]);
+      }
+      await page.screenshot({ path: join(SHOTS, `review-${width}.png`) });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(SHOTS, `review-${width}-top.png`) });
+    });
+  }
 });

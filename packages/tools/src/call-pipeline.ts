@@ -203,6 +203,7 @@ function createContext(
         },
         ...(request.content === undefined ? {} : { content: request.content }),
         ...(request.prepareContent === undefined ? {} : { prepareContent: request.prepareContent }),
+        ...(request.prepareLoss === undefined ? {} : { prepareLoss: request.prepareLoss }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(audit === undefined ? {} : { onDecision: (decision: AuditDecision) => audit.noteDecision(decision) }),
       });

@@ -1,4 +1,4 @@
-import type { ApprovalContent, Authority, Bounds, FileSystemProviderV1, Permit, Right, TargetKind, WorkspacePath } from '@libos/core';
+import type { ApprovalContent, Authority, DeletionLoss, Bounds, FileSystemProviderV1, Permit, Right, TargetKind, WorkspacePath } from '@libos/core';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
 
@@ -30,6 +30,8 @@ export interface ToolContext {
     readonly content?: ApprovalContent;
     /** Computes what an edit would land, only when an approver is about to be asked. */
     readonly prepareContent?: () => Promise<ApprovalContent | undefined>;
+    /** Counts what a delete would remove, only when an approver is about to be asked. */
+    readonly prepareLoss?: () => Promise<DeletionLoss | undefined>;
   }): Promise<Permit>;
 }
 

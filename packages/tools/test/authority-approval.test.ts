@@ -10,7 +10,7 @@ import {
   type WorkspacePath,
 } from '@libos/core';
 import { describe, expect, it } from 'vitest';
-import { approvalPreview } from '../src/authority/approval-preview.js';
+import { approvalPreview, PREVIEW_CUT } from '../src/authority/approval-preview.js';
 import { createAuthority, type AuthorityOptions } from '../src/authority/create-authority.js';
 
 const askEverything = parseConfig({ grants: [{ path: '.', tree: true, rights: ['read', 'write', 'delete'], mode: 'ask' }] });
@@ -70,8 +70,8 @@ describe('approval', () => {
         arguments_sha256: request.argumentsSha256,
         content_bytes: 11,
         content_sha256: sha256(encoder.encode('hello\nworld')),
-        preview: 'hello\\nworld',
-        message: `Allow write_text_file to write "src/a.txt"? It would write 11 bytes (SHA-256 ${sha256(encoder.encode('hello\nworld'))}). Preview: hello\\nworld`,
+        preview: 'hello\nworld',
+        message: `Allow write_text_file to write "src/a.txt"? It would write 11 bytes (SHA-256 ${sha256(encoder.encode('hello\nworld'))}). Preview:\n  | hello\n  | world`,
       },
     ]);
   });
@@ -88,7 +88,8 @@ describe('approval', () => {
     // A quote in a name cannot close the quoted path early and write the rest of the sentence.
     await failureOf(authority({ approver }).authorize(writeRequest('a"? It would write 1 byte. Preview: ok "b', 'evil')));
     expect(seen[2]!.message).toMatch(/^Allow write_text_file to write "a\\"\? It would write 1 byte\. Preview: ok \\"b"\? It would write 4 bytes/u);
-    for (const request of seen) expect(request.message).not.toMatch(/[\r\n\u001b\u0085\u2028\u202e\u2066\u200d]/u);
+    // The only line breaks are the preview's, each followed by its margin.
+    for (const request of seen) expect(request.message.replaceAll('\n  | ', '')).not.toMatch(/[\r\n\u001b\u0085\u2028\u202e\u2066\u200d]/u);
   });
 
   it.each([
@@ -227,7 +228,7 @@ describe('approval preview', () => {
   const preview = (text: string) => approvalPreview(encoder.encode(text));
 
   it('escapes control, invisible and bidirectional characters, and doubles backslashes', () => {
-    expect(preview('a\tb\r\nc\\d\u0000\u001b[31m\u007f\u0085')).toBe('a\\tb\\r\\nc\\\\d\\u{0000}\\u{001B}[31m\\u{007F}\\u{0085}');
+    expect(preview('a\tb\r\nc\\d\u0000\u001b[31m\u007f\u0085')).toBe('a\\tb\\r\nc\\\\d\\u{0000}\\u{001B}[31m\\u{007F}\\u{0085}');
     expect(preview('x\u202ey\u2066z\u200b\u2028\ufeff')).toBe('x\\u{202E}y\\u{2066}z\\u{200B}\\u{2028}\\u{FEFF}');
     expect(preview('plain ünïcödé 😀 text')).toBe('plain ünïcödé 😀 text');
   });
@@ -243,20 +244,29 @@ describe('approval preview', () => {
     expect(approvalPreview(new Uint8Array(0))).toBe('');
   });
 
+  it('shows a write as its lines, each escaped on its own and behind a margin, at most 16 of them', async () => {
+    const { seen, approver } = recording(async () => 'reject');
+    await failureOf(authority({ approver }).authorize(writeRequest('notes.md', 'line one\nApprove? [y/N] y\r\n\u001b[2Kthree\\n')));
+    expect(seen[0]!.preview).toBe('line one\nApprove? [y/N] y\\r\n\\u{001B}[2Kthree\\\\n');
+    expect(seen[0]!.message.split('Preview:\n')[1]).toBe('  | line one\n  | Approve? [y/N] y\\r\n  | \\u{001B}[2Kthree\\\\n');
+    const many = preview(Array.from({ length: 40 }, (_, index) => `l${index}`).join('\n'));
+    expect(many.split('\n')).toEqual([...Array.from({ length: 16 }, (_, index) => `l${index}`), PREVIEW_CUT]);
+  });
+
   it('holds at most 256 characters and never cuts an escape or a surrogate pair', () => {
-    expect(preview('x'.repeat(10_000))).toBe('x'.repeat(256));
-    const escaped = preview('x'.repeat(253) + '\n\n');
-    expect(escaped).toBe('x'.repeat(253) + '\\n');
+    expect(preview('x'.repeat(10_000))).toBe(`${'x'.repeat(256)}\n${PREVIEW_CUT}`);
+    expect(preview('x'.repeat(253) + '\n\n')).toBe('x'.repeat(253) + '\n\n');
+    expect(preview('x'.repeat(250) + '\u0001')).toBe(`${'x'.repeat(250)}\n${PREVIEW_CUT}`);
     const astral = preview('x' + '😀'.repeat(300));
-    expect(astral).toBe('x' + '😀'.repeat(127));
+    expect(astral).toBe(`x${'😀'.repeat(127)}\n${PREVIEW_CUT}`);
     expect(astral.isWellFormed()).toBe(true);
-    expect(preview('\u0001'.repeat(100))).toBe('\\u{0001}'.repeat(32));
+    expect(preview('\u0001'.repeat(100))).toBe(`${'\\u{0001}'.repeat(32)}\n${PREVIEW_CUT}`);
   });
 
   it('is what the approver sees for a large write', async () => {
     const { seen, approver } = recording(async () => 'approve');
     await authority({ approver }).authorize(writeRequest('big', '\n'.repeat(1_000_000)));
-    expect(seen[0]!.preview).toBe('\\n'.repeat(128));
+    expect(seen[0]!.preview).toBe(`${'\n'.repeat(15)}\n${PREVIEW_CUT}`);
     expect(seen[0]!.content_bytes).toBe(1_000_000);
   });
 });

@@ -54,9 +54,9 @@ describe('approvals through the runtime', () => {
       content_bytes: 14,
       content_sha256: sha256(utf16),
       // UTF-16 bytes read leniently as UTF-8: the BOM becomes U+FFFD and every zero byte is escaped.
-      preview: '\ufffd\ufffdh\\u{0000}\ufffd\\u{0000}l\\u{0000}l\\u{0000}o\\u{0000}\\n\\u{0000}',
+      preview: '\ufffd\ufffdh\\u{0000}\ufffd\\u{0000}l\\u{0000}l\\u{0000}o\\u{0000}\n\\u{0000}',
       message: expect.stringMatching(
-        /^Allow write_text_file to write "public\/f\.txt"\? It would write 14 bytes \(SHA-256 [0-9a-f]{64}\)\. Preview: /u,
+        /^Allow write_text_file to write "public\/f\.txt"\? It would write 14 bytes \(SHA-256 [0-9a-f]{64}\)\. Preview:\n {2}\| /u,
       ),
     });
     expect(approvals[1]!.content_sha256).not.toBe(approvals[0]!.content_sha256);

@@ -91,7 +91,10 @@ describe('authority through the runtime', () => {
         // someone to ask they read the file first (a dry run asks no one); they still write nothing
         // and answer the same whether the file exists.
         const shows = (tool === 'edit_text_file' || tool === 'move_file') && approver !== undefined && args.dry_run !== true;
-        expect(calls).toEqual(shows ? ['readFile'] : []);
+        // A delete, with someone to ask, counts what it would remove: it only looks (stat, list).
+        const counts = (tool === 'delete_file' || tool === 'delete_directory') && approver !== undefined;
+        if (counts) expect([calls[0], calls.every((call) => call === 'stat' || call === 'listDirectory')]).toEqual(['stat', true]);
+        else expect(calls).toEqual(shows ? ['readFile'] : []);
       }
       expect(outcomes[0]).toEqual(outcomes[1]);
       expect(outcomes[0]).toMatchObject({ ok: false, error: { code, effect: 'none' } });
@@ -119,7 +122,7 @@ describe('authority through the runtime', () => {
     expect(calls).toEqual(['writeFile']);
   });
 
-  it('drops a pending approval when the call is aborted, without touching the provider', async () => {
+  it('drops a pending approval when the call is aborted, changing nothing', async () => {
     const controller = new AbortController();
     const approver: Approver = () => {
       setTimeout(() => controller.abort(), 5);
@@ -128,7 +131,8 @@ describe('authority through the runtime', () => {
     const { process, calls } = await runtimeOn(true, { grants: [{ path: '.', tree: true, rights: [...ALL_RIGHTS], mode: 'ask' }] }, approver);
     const outcome = await process.call('delete_file', { path: 'private/f.txt' }, { signal: controller.signal });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'approval_required', effect: 'none' } });
-    expect(calls).toEqual([]);
+    // It looked (to count what the delete would remove) but changed nothing.
+    expect(calls).toEqual(['stat']);
   });
 
   it.each<[string, Record<string, unknown>]>([

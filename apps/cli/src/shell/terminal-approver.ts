@@ -12,7 +12,7 @@ export interface TerminalQuestion {
 /**
  * The question as the person at the terminal sees it: the runtime's own sentence, already escaped
  * for display (so a name or content with CR, ANSI escapes or bidirectional overrides shows them as
- * `\u{202E}`-style escapes; an edit's change comes as real lines, each escaped on its own), the same
+ * `\u{202E}`-style escapes; a write's content and an edit's change come as real lines, each escaped on its own), the same
  * text an MCP client's user is shown.
  */
 export function terminalApprovalPrompt(request: ApprovalRequest): string {

@@ -18,6 +18,8 @@ export interface ReviewFixture {
    * same state (as the agent's server, another process, does).
    */
   agentWrites(path: string, content: string): Promise<void>;
+  /** The agent making a directory (with its parents), through another opening of the state. */
+  agentMakesDirectory(path: string): Promise<void>;
   /** Every file under the root but the provider's staging area: path → mode and bytes (hex). */
   snapshot(): Record<string, string>;
   close(): Promise<void>;
@@ -63,6 +65,14 @@ export async function openReviewFixture(): Promise<ReviewFixture> {
       try {
         const at = resolveWorkspacePath(ROOT_PATH, path);
         await other.provider.writeFile(at, new TextEncoder().encode(content), { overwrite: true });
+      } finally {
+        await other.close();
+      }
+    },
+    async agentMakesDirectory(path) {
+      const other = await openOverlay({ lower: createLocalProvider({ root }), state, lowerRoot: root });
+      try {
+        await other.provider.makeDirectory(resolveWorkspacePath(ROOT_PATH, path), { parents: true, existOk: false });
       } finally {
         await other.close();
       }

@@ -3,6 +3,7 @@ import {
   escapeForDisplay,
   type AccessRequest,
   type AuditApproval,
+  type DeletionLoss,
   type ApprovalContent,
   type ApprovalDecision,
   type ApprovalRequest,
@@ -16,7 +17,11 @@ import { diffPreview } from './diff-preview.js';
  * What the approver is shown for one call: content fields only when the call writes (or moves) bytes.
  * Throws `approval_required` when an edit's change cannot be shown whole: no one is asked then.
  */
-export function approvalRequestOf(request: AccessRequest, content: ApprovalContent | undefined = request.content): ApprovalRequest {
+export function approvalRequestOf(
+  request: AccessRequest,
+  content: ApprovalContent | undefined = request.content,
+  loss: DeletionLoss | undefined = undefined,
+): ApprovalRequest {
   const bytes = content?.bytes;
   let preview: string | null = null;
   if (content?.diffLines !== undefined) {
@@ -35,7 +40,17 @@ export function approvalRequestOf(request: AccessRequest, content: ApprovalConte
     content_sha256: bytes === undefined ? null : createHash('sha256').update(bytes).digest('hex'),
     preview,
   };
-  return { ...fields, message: approvalSentence(fields, request.path, content) };
+  const sentence = approvalSentence(fields, request.path, content);
+  return { ...fields, message: loss === undefined ? sentence : `${sentence} ${lossSentence(loss)}` };
+}
+
+/** What a delete would take away, in numbers only (no name), so it adds no free text to the question. */
+function lossSentence(loss: DeletionLoss): string {
+  const count = (value: number, one: string, many: string) => `${loss.complete ? '' : 'at least '}${value} ${value === 1 ? one : many}`;
+  const parts = [count(loss.files, 'file', 'files'), count(loss.bytes, 'byte', 'bytes')];
+  const whole =
+    loss.directories === 0 ? `${parts[0]} (${parts[1]})` : `${parts[0]} (${parts[1]}) in ${count(loss.directories, 'directory', 'directories')}`;
+  return `It would delete ${whole}${loss.complete ? '' : ': counting stopped there'}.`;
 }
 
 /** A path for a sentence: escaped and quoted, its quotes escaped too. */
@@ -57,9 +72,17 @@ function approvalSentence(fields: Omit<ApprovalRequest, 'message'>, path: string
         ? ` It would write ${size}.`
         : ` It would move the file ${quotedPath(content.move.from)} to ${quotedPath(content.move.to)}: ${size}.`;
   }
-  // The diff keeps its lines: each is escaped on its own, so only these line feeds are real.
+  // The diff and the preview keep their lines: each is escaped on its own, so only these line feeds
+  // are real, and each preview line sits behind a `  | ` margin, so no content line can pass for
+  // the question or its answer.
   if (fields.preview !== null && fields.preview !== '')
-    sentence += content?.diffLines === undefined ? ` Preview: ${fields.preview}` : ` Change:\n${fields.preview}`;
+    sentence +=
+      content?.diffLines === undefined
+        ? ` Preview:\n${fields.preview
+            .split('\n')
+            .map((line) => `  | ${line}`)
+            .join('\n')}`
+        : ` Change:\n${fields.preview}`;
   return sentence;
 }
 
@@ -82,8 +105,9 @@ export async function requestApproval(
   if (approver === undefined || request.signal?.aborted) throw required();
   // Only now, with someone to ask, may an edit read the file to show what it would change.
   const content = request.content ?? (await request.prepareContent?.());
+  const loss = await request.prepareLoss?.();
   if (request.signal?.aborted) throw required();
-  const approval = approvalRequestOf(request, content);
+  const approval = approvalRequestOf(request, content, loss);
   shown = createHash('sha256').update(approval.message).digest('hex');
   // A referenced timer, unlike AbortSignal.timeout: a process waiting only on an approver must stay
   // alive until the timeout answers the call, not exit with the call unsettled.

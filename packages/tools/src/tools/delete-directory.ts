@@ -1,6 +1,7 @@
 import { LibosError, isRootPath } from '@libos/core';
 import { z } from 'zod';
 import { defineTool } from '../tool-definition.js';
+import { deletionLoss } from './deletion-loss.js';
 import { identityField, pathField } from './tool-fields.js';
 
 /** `delete_directory`: removes an empty directory, or a whole tree with `recursive`. */
@@ -31,7 +32,8 @@ export const deleteDirectory = defineTool({
     if (isRootPath(path)) {
       throw new LibosError('root_refused', 'The workspace root cannot be deleted.', { details: { path } });
     }
-    const permit = await context.authorize({ right: 'delete', path, target: 'directory' });
+    const prepareLoss = () => deletionLoss(context.provider, path, 'directory', context.signal);
+    const permit = await context.authorize({ right: 'delete', path, target: 'directory', prepareLoss });
     permit.spend();
     const { deleted } = await context.provider.deleteDirectory(path, {
       recursive: input.recursive,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool-definition.js';
+import { deletionLoss } from './deletion-loss.js';
 import { identityField, pathField } from './tool-fields.js';
 
 /** `delete_file`: removes one regular file. */
@@ -24,7 +25,8 @@ export const deleteFile = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
     const path = context.resolvePath(input.path);
-    const permit = await context.authorize({ right: 'delete', path, target: 'file' });
+    const prepareLoss = () => deletionLoss(context.provider, path, 'file', context.signal);
+    const permit = await context.authorize({ right: 'delete', path, target: 'file', prepareLoss });
     permit.spend();
     const { deleted } = await context.provider.deleteFile(path, { missingOk: input.missing_ok, signal: context.signal });
     return { path, kind: deleted ? ('file' as const) : ('missing' as const), deleted, recursive: false as const };
