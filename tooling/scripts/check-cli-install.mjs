@@ -108,6 +108,8 @@ export function checkCliInstall({ work, cliTarballs, workspace }) {
   console.log(`bare environment: libos call read_text_file answered in ${Math.round((Date.now() - started) / 1000)} s`);
 
   // What needs SQLite says so in one sentence, naming the package to install, with no stack trace.
+  // The state exists (a person's command never creates one), so it is SQLite that is missing.
+  writeFileSync(join(work, 'review.overlay'), '', { mode: 0o600 });
   const overlay = libos(['changes', '--root', workspace, '--overlay', join(work, 'review.overlay')]);
   const sentence = overlay.stderr.trim();
   if (overlay.status === 0 || !sentence.includes('npm i better-sqlite3') || sentence.includes('\n') || /\bat .+:\d+:\d+/.test(sentence)) {
