@@ -16,6 +16,7 @@ import type { IgnoreFile } from './gitignore.js';
 import { codePointsOf } from './glob-program.js';
 import type { WalkClock } from './walk-clock.js';
 import { openWalkDirectory } from './walk-directory.js';
+import { type GitignoreRules, IGNORED, KEPT, NOT_WANTED, verdictsOf } from './walk-verdicts.js';
 
 /** The bounds and filters of one walk. */
 export interface WalkLimits {
@@ -55,13 +56,7 @@ const GITIGNORE_MAX_BYTES = 1_048_576;
 // it were not there, because a search reports what it could read and nothing else.
 const PASSED_BY = ['not_found', 'not_a_directory', 'not_a_file', 'symlink_refused', 'hard_link_refused', 'changed_during_operation'] as const;
 
-type GitignoreRules = typeof import('./gitignore.js');
 type ParseGitignore = GitignoreRules['parseGitignore'];
-
-// What the filters say about one entry, decided when its directory is entered.
-const KEPT = 0;
-const IGNORED = 1;
-const NOT_WANTED = 2;
 
 /** Bytes (counted at `maxBytes` per file, whatever the listing said) one batch read may hold. */
 const BATCH_BYTES = 4_194_304;
@@ -116,7 +111,7 @@ export async function walkSearchTree(
     const ignore = rules === undefined ? undefined : await ownIgnore(directory, entries, permit, clock, rules.parseGitignore);
     if (ignore !== undefined) ignores.push(ignore);
     try {
-      const verdicts = await verdictsOf(entries, prefixCodePoints, limits, ignores, rules, clock);
+      const verdicts = await verdictsOf(entries, prefixCodePoints, limits.wanted, limits.excluded, ignores, rules, clock);
       return { directory, entries, next: 0, ignore, verdicts, ahead: undefined };
     } catch (error) {
       if (ignore !== undefined) ignores.pop();
@@ -224,63 +219,6 @@ function leave(stack: Frame[], ignores: IgnoreFile[]): void {
   const frame = stack.pop()!;
   frame.directory.close();
   if (frame.ignore !== undefined) ignores.pop();
-}
-
-/**
- * What the filters say about each entry of a directory: the glob first (a file it does not want
- * is passed by uncounted), then the `exclude` globs, then the `.gitignore` files from the deepest
- * up (a lower one overrides a higher one; within one file the last matching pattern decides).
- * Every test is one bounded step, and the clock may pause the walk or end it between two.
- */
-async function verdictsOf(
-  entries: readonly DirectoryEntry[],
-  prefixCodePoints: number,
-  limits: WalkLimits,
-  ignores: readonly IgnoreFile[],
-  rules: GitignoreRules | undefined,
-  clock: WalkClock,
-): Promise<Uint8Array> {
-  const verdicts = new Uint8Array(entries.length);
-  const pause = () => clock.pause();
-  for (let index = 0; index < entries.length; index++) {
-    const entry = entries[index]!;
-    if ((entry.kind !== 'file' && entry.kind !== 'directory') || isGitAlias(entry.name)) continue;
-    const isDirectory = entry.kind === 'directory';
-    const codes = codePointsOf(entry.path);
-    const relative = codes.subarray(prefixCodePoints);
-    if (!isDirectory && limits.wanted !== undefined && !limits.wanted.matches(relative)) {
-      verdicts[index] = NOT_WANTED;
-      continue;
-    }
-    verdicts[index] =
-      (await isExcluded(limits.excluded, relative, pause)) || (await isIgnored(ignores, codes, isDirectory, rules, pause)) ? IGNORED : KEPT;
-  }
-  return verdicts;
-}
-
-async function isExcluded(excluded: readonly GlobFilter[], relative: Int32Array, pause: () => Promise<void> | undefined): Promise<boolean> {
-  for (const filter of excluded) {
-    const waiting = pause();
-    if (waiting !== undefined) await waiting;
-    if (filter.matches(relative)) return true;
-  }
-  return false;
-}
-
-async function isIgnored(
-  ignores: readonly IgnoreFile[],
-  codes: Int32Array,
-  isDirectory: boolean,
-  rules: GitignoreRules | undefined,
-  pause: () => Promise<void> | undefined,
-): Promise<boolean> {
-  if (rules === undefined) return false;
-  for (let index = ignores.length - 1; index >= 0; index--) {
-    const file = ignores[index]!;
-    const verdict = await rules.ignoreVerdict(file, codes, file.start, isDirectory, pause);
-    if (verdict !== undefined) return verdict;
-  }
-  return false;
 }
 
 // The `.gitignore` of a directory being entered, when it lists one the process may read.
