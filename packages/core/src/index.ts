@@ -45,6 +45,7 @@ export type {
   WriteFileOptions,
 } from './provider.js';
 export type { DirectoryHandle } from './directory-handle.js';
+export type { TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery } from './tree-search.js';
 export { PROVIDER_ERROR_DETAILS, providerErrors } from './provider-errors.js';
 export type { NotAFileKind, ProviderErrorOptions, ProviderFailureReason } from './provider-errors.js';
 export { hostErrorCode } from './host-error-code.js';

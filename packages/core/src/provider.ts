@@ -1,4 +1,5 @@
 import type { DirectoryHandle } from './directory-handle.js';
+import type { TreeSearchAnswer, TreeSearchQuery } from './tree-search.js';
 import type { WorkspacePath } from './workspace-path.js';
 
 /** What an entry is, observed without following links. */
@@ -300,6 +301,13 @@ export interface FileSystemProviderV1 {
    * (the overlay) asks first, so it never accepts a change the provider would refuse.
    */
   checkPath?(path: WorkspacePath, options: { readonly creates: boolean }): void;
+
+  /**
+   * The whole tree below a directory in one answer, with the files that may hold a search marked,
+   * so a search costs a round trip instead of one per directory (`TreeSearchQuery`). Optional: the
+   * tools walk without it. Throws what `listDirectory(path)` throws.
+   */
+  searchTree?(path: WorkspacePath, query: TreeSearchQuery): Promise<TreeSearchAnswer>;
 
   /** The host directory of a workspace directory, for spawning subprocesses; only real-disk providers have one. */
   hostPath?(path: WorkspacePath): string;

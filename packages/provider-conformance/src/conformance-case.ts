@@ -9,7 +9,7 @@ export type CapabilityName = Exclude<keyof ProviderCapabilities, 'durableWrites'
 export type OptionalFixture = 'fifo' | 'hardLinkFromOutside' | 'modes' | 'removeWorkspace';
 
 /** An optional provider method a case calls. */
-export type OptionalMethod = 'rename' | 'appendFile' | 'copyFile' | 'readFileRange' | 'openDirectory' | 'checkPath';
+export type OptionalMethod = 'rename' | 'appendFile' | 'copyFile' | 'readFileRange' | 'openDirectory' | 'checkPath' | 'searchTree';
 
 /** What a case needs; a provider or fixture set lacking any of it skips the case, with the reason. */
 export type CaseRequirements = Requirements<CapabilityName, OptionalMethod, OptionalFixture>;

@@ -9,6 +9,7 @@ import { deleteDirectoryCases, deleteFileCases } from './cases/delete-cases.js';
 import { directoryCases } from './cases/directory-cases.js';
 import { directoryBatchReadCases } from './cases/directory-batch-read-cases.js';
 import { directoryHandleCases } from './cases/directory-handle-cases.js';
+import { treeSearchCases } from './cases/tree-search-cases.js';
 import { errorTableCases } from './cases/error-table.js';
 import { gitCases } from './cases/git-cases.js';
 import { hardLinkCases, symlinkCases } from './cases/link-cases.js';
@@ -48,6 +49,7 @@ export const conformanceCases: readonly ConformanceCase[] = uniqueCases([
   ...checkPathCases,
   ...directoryHandleCases,
   ...directoryBatchReadCases,
+  ...treeSearchCases,
   ...symlinkCases,
   ...hardLinkCases,
   ...specialFileCases,

@@ -144,6 +144,7 @@ describe('conformanceCases', () => {
         'special files',
         'stat',
         'symlinks',
+        'tree search',
         'temporaries',
         'write modes',
         'writing',

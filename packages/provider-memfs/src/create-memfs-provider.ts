@@ -18,6 +18,7 @@ import { mapMemfsError } from './map-memfs-error.js';
 import { NEW_DIRECTORY_MODE, makeDirectory } from './make-directory.js';
 import { readFile } from './read-file.js';
 import { readFileRange } from './read-file-range.js';
+import { searchTree } from './search-tree.js';
 import type { Workspace } from './resolve-path.js';
 import { seedVolume } from './seed-volume.js';
 import { writeFile } from './write-file.js';
@@ -86,6 +87,7 @@ export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSys
     appendFile: (path, bytes, appendOptions) => run(path, appendOptions, (open) => appendFile(open, path, bytes, appendOptions)),
     copyFile: (from, to, copyOptions) => run(from, copyOptions, (open) => copyFile(open, from, to, copyOptions)),
     readFileRange: (path, rangeOptions) => run(path, rangeOptions, (open) => readFileRange(open, path, rangeOptions)),
+    searchTree: (path, query) => run(path, query, (open) => searchTree(open, path, query)),
     close: () => gate.close(),
   };
 }

@@ -19,6 +19,7 @@ import { createSeededWorkspace } from './create-seeded-workspace.js';
 import { checkWorkspaceName, openWorkspace } from './open-workspace.js';
 import { readFileRange } from './read-file-range.js';
 import { listDirectory, readFile, statPath, type WorkspaceRef } from './read-queries.js';
+import { searchTree } from './search-tree.js';
 import { DEFAULT_SCHEMA, quoteSchema } from './schema-name.js';
 
 /** What the workspace may hold in file bytes unless told otherwise: 10 GiB. */
@@ -165,6 +166,7 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
     appendFile: (path, bytes, appendOptions) => run(path, appendOptions, (ref) => appendFile(pool, ref, path, bytes, appendOptions, maxBytes)),
     copyFile: (from, to, copyOptions) => run(from, copyOptions, (ref) => copyFile(pool, ref, from, to, copyOptions, maxBytes)),
     readFileRange: (path, rangeOptions) => read(path, rangeOptions, (ref) => readFileRange(pool, ref, path, rangeOptions)),
+    searchTree: (path, query) => read(path, query, (ref) => searchTree(pool, ref, path, query)),
     close: () =>
       gate.close(async () => {
         if (ownPool) await pool.end().catch(() => undefined);

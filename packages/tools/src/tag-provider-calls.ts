@@ -19,7 +19,7 @@ export function tagProviderCalls(provider: FileSystemProviderV1, tool: string): 
     deleteDirectory: (path, options) => provider.deleteDirectory(path, { tool, ...options }),
     close: () => provider.close(),
   };
-  const { rename, hostPath, appendFile, copyFile, readFileRange, openDirectory } = provider;
+  const { rename, hostPath, appendFile, copyFile, readFileRange, openDirectory, searchTree } = provider;
   if (rename !== undefined) tagged.rename = (from, to, options) => rename.call(provider, from, to, { tool, ...options });
   // Without these, append_text_file, copy_file and a tail read would find no method at all.
   if (appendFile !== undefined) tagged.appendFile = (path, bytes, options) => appendFile.call(provider, path, bytes, { tool, ...options });
@@ -27,6 +27,7 @@ export function tagProviderCalls(provider: FileSystemProviderV1, tool: string): 
   if (readFileRange !== undefined) tagged.readFileRange = (path, options) => readFileRange.call(provider, path, { tool, ...options });
   // Without it a walk resolves every file from the root again (search_files measured 2x slower).
   if (openDirectory !== undefined) tagged.openDirectory = (path, options) => openDirectory.call(provider, path, { tool, ...options });
+  if (searchTree !== undefined) tagged.searchTree = (path, query) => searchTree.call(provider, path, { tool, ...query });
   if (hostPath !== undefined) tagged.hostPath = (path) => hostPath.call(provider, path);
   return tagged;
 }

@@ -3,7 +3,7 @@ import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 
-type Method = 'stat' | 'listDirectory' | 'readFile' | 'writeFile' | 'makeDirectory' | 'deleteFile' | 'deleteDirectory' | 'rename';
+type Method = 'stat' | 'listDirectory' | 'readFile' | 'writeFile' | 'makeDirectory' | 'deleteFile' | 'deleteDirectory' | 'rename' | 'searchTree';
 
 /**
  * A memfs provider whose methods record the signal they were given; `hold` makes the named method
@@ -37,6 +37,7 @@ function slowProvider(hold?: Method) {
     deleteFile: wrap('deleteFile', (args: Parameters<typeof provider.deleteFile>) => args[1], provider.deleteFile),
     deleteDirectory: wrap('deleteDirectory', (args: Parameters<typeof provider.deleteDirectory>) => args[1], provider.deleteDirectory),
     rename: wrap('rename', (args: Parameters<NonNullable<typeof provider.rename>>) => args[2], provider.rename!),
+    searchTree: wrap('searchTree', (args: Parameters<NonNullable<typeof provider.searchTree>>) => args[1], provider.searchTree!),
   } as FileSystemProviderV1;
   return { provider: wrapped, fixtures, seen, entered };
 }
@@ -58,8 +59,7 @@ describe('cancellation', () => {
       ['deleteDirectory', 'delete_directory', { path: 'e' }],
       ['rename', 'move_file', { from: 'f.txt', to: 'd/g.txt' }],
       ['writeFile', 'edit_text_file', { path: 'd/g.txt', edits: [{ old_text: 'x', new_text: 'z' }] }],
-      ['listDirectory', 'search_files', { path: '.', query: 'z' }],
-      ['readFile', 'search_files', { path: '.', query: 'z' }],
+      ['searchTree', 'search_files', { path: '.', query: 'z' }],
       ['readFile', 'move_file', { from: 'd/g.txt', to: 'd/g.txt' }],
       ['stat', 'set_working_directory', { path: 'd' }],
     ];
@@ -71,6 +71,12 @@ describe('cancellation', () => {
       if (tool === 'search_files') expect(seen.get(method), `${tool} → ${method}`).toBeInstanceOf(AbortSignal);
       else expect(seen.get(method), `${tool} → ${method}`).toBe(signal);
     }
+    // The walk of a provider without `searchTree` hands its signal to every listing and read.
+    const walker = (await createRuntime({ provider: { ...provider, searchTree: undefined } })).spawn();
+    seen.clear();
+    expect((await walker.call('search_files', { path: '.', query: 'z' }, { signal })).ok).toBe(true);
+    expect(seen.get('listDirectory')).toBeInstanceOf(AbortSignal);
+    expect(seen.get('readFile')).toBeInstanceOf(AbortSignal);
     await fixtures.writeFile('f.txt', 'x');
     seen.delete('readFile');
     const imported = await process.call('create_object_from_file', { name: 'o', path: '../f.txt' }, { signal });

@@ -45,7 +45,13 @@ function withHandles(provider: FileSystemProviderV1, options: { batch: boolean; 
       close: () => undefined,
     };
   };
-  const wrapped: FileSystemProviderV1 = { ...provider, openDirectory: async (path) => handle(path), close: () => provider.close() };
+  // Without `searchTree`: these tests watch the walk's own handles and batches.
+  const wrapped: FileSystemProviderV1 = {
+    ...provider,
+    searchTree: undefined,
+    openDirectory: async (path) => handle(path),
+    close: () => provider.close(),
+  };
   return { wrapped, seen };
 }
 

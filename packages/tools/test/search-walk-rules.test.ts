@@ -122,9 +122,10 @@ describe('search_files and find_files with .gitignore and exclude', () => {
     const { provider, fixtures } = createMemfsTestbed();
     await fixtures.writeFile('a/1.txt', 'token');
     await fixtures.writeFile('b/2.txt', 'token');
-    // Reads under b/ hang for an hour unless their signal aborts.
+    // Reads under b/ hang for an hour unless their signal aborts; without `searchTree`, the walk reads each file itself.
     const slow: FileSystemProviderV1 = {
       ...provider,
+      searchTree: undefined,
       readFile: async (path: WorkspacePath, options: ReadFileOptions) => {
         if (path.startsWith('b/')) {
           await new Promise<void>((resolve) => {

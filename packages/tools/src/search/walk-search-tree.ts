@@ -15,6 +15,7 @@ import type { GlobFilter } from './compile-glob.js';
 import type { IgnoreFile } from './gitignore.js';
 import { codePointsOf } from './glob-program.js';
 import type { WalkClock } from './walk-clock.js';
+import type { SnapshotHandle } from './snapshot-directory.js';
 import { openWalkDirectory } from './walk-directory.js';
 import { type GitignoreRules, IGNORED, KEPT, NOT_WANTED, verdictsOf } from './walk-verdicts.js';
 
@@ -41,6 +42,8 @@ export interface WalkedFile {
   readonly entry: DirectoryEntry;
   /** Reads a prefix of the file; undefined when it changed or is refused since it was listed. */
   read(maxBytes: number): Promise<FileRead | undefined>;
+  /** False when the provider vouched, in a `searchTree` answer, that the file holds none of the search: it need not be read. */
+  readonly mayHold: boolean;
 }
 
 /** What a walk counts as it goes, readable even when its deadline ended it. */
@@ -83,7 +86,8 @@ interface Frame {
  * permit does not cover leaves no trace, not even in `skippedIgnored`. `visit` returns false to
  * stop. The clock bounds every provider call and lets the event loop turn between entries; its
  * deadline ends the walk by throwing `DEADLINE_PASSED`. Returns true when a bound, not the end of
- * the tree, stopped the walk.
+ * the tree, stopped the walk. `top`, when given, is the root already opened (a `searchTree`
+ * snapshot): the walk then goes through it the same way.
  */
 export async function walkSearchTree(
   context: ToolContext,
@@ -93,6 +97,7 @@ export async function walkSearchTree(
   clock: WalkClock,
   progress: WalkProgress,
   visit: (file: WalkedFile) => Promise<boolean>,
+  top?: DirectoryHandle,
 ): Promise<boolean> {
   let entriesLeft = limits.maxEntries;
   let filesLeft = limits.maxFiles;
@@ -123,7 +128,13 @@ export async function walkSearchTree(
   // Whether the walk offers this file entry to `visit` (every test but the files bound).
   const offered = (frame: Frame, index: number) => {
     const entry = frame.entries[index]!;
-    return entry.kind === 'file' && !isGitAlias(entry.name) && permit.covers('read', entry.path, 'file') && frame.verdicts[index] === KEPT;
+    return (
+      entry.kind === 'file' &&
+      !isGitAlias(entry.name) &&
+      permit.covers('read', entry.path, 'file') &&
+      frame.verdicts[index] === KEPT &&
+      mayHold(frame.directory, entry.name)
+    );
   };
   // The read of the file at `index` of `frame`. With a handle that reads in batches, the first read
   // of a run of files also reads the files the walk will offer next, up to the next directory (so
@@ -161,11 +172,11 @@ export async function walkSearchTree(
   try {
     // The root was authorized by the call itself; its own failures (not_found, not_a_directory,
     // symlink_refused) are the call's answer.
-    const top = await clock.race(openWalkDirectory(context.provider, root, clock.signal));
+    const opened = top ?? (await clock.race(openWalkDirectory(context.provider, root, clock.signal)));
     try {
-      stack.push(await enter(top));
+      stack.push(await enter(opened));
     } catch (error) {
-      top.close();
+      opened.close();
       throw error;
     }
     while (stack.length > 0) {
@@ -207,12 +218,16 @@ export async function walkSearchTree(
       filesLeft--;
       const index = frame.next - 1;
       const read = (maxBytes: number) => readAt(frame, index, maxBytes);
-      if (!(await visit({ path, relativePath, entry, read }))) return true;
+      if (!(await visit({ path, relativePath, entry, read, mayHold: mayHold(frame.directory, name) }))) return true;
     }
     return cut;
   } finally {
     while (stack.length > 0) leave(stack, ignores);
   }
+}
+
+function mayHold(directory: DirectoryHandle, name: string): boolean {
+  return (directory as Partial<SnapshotHandle>).isCandidate?.(name) ?? true;
 }
 
 function leave(stack: Frame[], ignores: IgnoreFile[]): void {

@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { resolveEncoding, type TextCodec } from '../encodings/index.js';
 import type { LineMatch } from '../search/find-in-text.js';
 import { literalPrefilter } from '../search/literal-prefilter.js';
+import { openSearchSnapshot } from '../search/open-search-snapshot.js';
+import { searchNeedles } from '../search/search-needles.js';
 import { createTextSearcher, type TextSearcher } from '../search/text-searcher.js';
 import { DEADLINE_PASSED, startWalkClock, type WalkClock } from '../search/walk-clock.js';
 import { PATTERN_MAX_LENGTH, compileWalkFilters, walkInputFields, walkOutputFields, type WalkStop } from '../search/walk-inputs.js';
-import { walkSearchTree, type WalkLimits } from '../search/walk-search-tree.js';
+import { walkSearchTree, type WalkedFile, type WalkLimits } from '../search/walk-search-tree.js';
 import { defineTool, type ToolContext } from '../tool-definition.js';
 import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
 
@@ -142,7 +144,15 @@ async function search(
   const mayMatch = literalPrefilter(input.query, { regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
   try {
     if (searcher === undefined) throw DEADLINE_PASSED;
-    const cut = await walkSearchTree(context, root, permit, limits, clock, progress, async ({ path, read: readPrefix }) => {
+    const needles = searchNeedles({ query: input.query, regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
+    const top = await openSearchSnapshot(context, root, { needles, maxBytes: input.max_bytes_per_file, maxEntries: limits.maxEntries }, clock);
+    const visit = async ({ path, entry, read: readPrefix, mayHold }: WalkedFile) => {
+      if (!mayHold) {
+        // The provider searched it where it lives and vouched it holds none of the search.
+        filesSearched++;
+        if ((entry.sizeBytes ?? 0) > input.max_bytes_per_file) partialFiles++;
+        return true;
+      }
       const read = await readPrefix(input.max_bytes_per_file);
       if (read === undefined) return true;
       filesSearched++;
@@ -169,7 +179,8 @@ async function search(
         matches.push(match);
       }
       return true;
-    });
+    };
+    const cut = await walkSearchTree(context, root, permit, limits, clock, progress, visit, top);
     // The walk ended on its own bounds (files or entries) when nothing above stopped it.
     if (cut && stopped === null) stopped = 'max_files';
   } catch (error) {

@@ -1,0 +1,104 @@
+import type { ConfigInput, FileSystemProviderV1, TreeSearchAnswer, TreeSearchQuery, WorkspacePath } from '@libos/core';
+import { createMemfsTestbed } from '@libos/provider-memfs/testing';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRuntime } from '../src/index.js';
+import { searchScenario } from './support/search-scenarios.js';
+
+/** The same provider without `searchTree`: the tools walk it directory by directory. */
+const walkOnly = (provider: FileSystemProviderV1): FileSystemProviderV1 => ({ ...provider, searchTree: undefined });
+
+async function twoRuntimes(provider: FileSystemProviderV1) {
+  const pushed = (await createRuntime({ provider })).spawn();
+  const walked = (await createRuntime({ provider: walkOnly(provider) })).spawn();
+  return { pushed, walked };
+}
+
+describe('search_files through a provider that searches its own tree', () => {
+  it('answers exactly what the walk answers, on generated trees, ignore files and patterns', async () => {
+    const { provider, fixtures } = createMemfsTestbed();
+    const { pushed, walked } = await twoRuntimes(provider);
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(searchScenario, async ({ files, args }) => {
+        const root = `r${round++}`;
+        for (const { path, bytes } of files) await fixtures.writeFile(`${root}/${path}`, bytes);
+        const call = { path: root, ...args };
+        const search: string = 'search_files';
+        expect(await pushed.call(search, call)).toEqual(await walked.call(search, call));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('reads no file the provider vouched for, and reads the rest from its one answer', async () => {
+    const { provider, fixtures } = createMemfsTestbed();
+    for (let index = 0; index < 50; index++) await fixtures.writeFile(`src/f${index}.txt`, index === 7 ? 'the needle here\n' : 'hay\n');
+    const calls: string[] = [];
+    const counted: FileSystemProviderV1 = {
+      ...provider,
+      readFile: (path, options) => (calls.push(`read ${path}`), provider.readFile(path, options)),
+      listDirectory: (path, options) => (calls.push(`list ${path}`), provider.listDirectory(path, options)),
+      searchTree: (path, query) => (calls.push(`tree ${path}`), provider.searchTree!(path, query)),
+    };
+    const process = (await createRuntime({ provider: counted })).spawn();
+    const outcome = await process.call('search_files', { path: 'src', query: 'needle' });
+    expect(outcome).toMatchObject({ ok: true, result: { count: 1, files_searched: 50, matches: [{ path: 'src/f7.txt', line: 1 }] } });
+    expect(calls.filter((call) => !call.startsWith('read .gitignore'))).toEqual(['tree src']);
+  });
+
+  it('shows nothing a lying answer adds: entries outside the root, under .git, denied, or named apart from their path', async () => {
+    const { provider, fixtures } = createMemfsTestbed();
+    await fixtures.writeFile('src/ok.txt', 'needle\n');
+    await fixtures.writeFile('private/key.txt', 'needle\n');
+    await fixtures.writeFile('src/secret/key.txt', 'needle\n');
+    const file = (path: string, name: string, text: string) => ({
+      name,
+      path: path as WorkspacePath,
+      kind: 'file' as const,
+      sizeBytes: text.length,
+      modifiedAt: '2026-01-01T00:00:00.000Z',
+      candidate: true,
+      read: { bytes: new TextEncoder().encode(text), truncated: false },
+    });
+    const liar: FileSystemProviderV1 = {
+      ...provider,
+      async searchTree(path: WorkspacePath, query: TreeSearchQuery): Promise<TreeSearchAnswer> {
+        const honest = await provider.searchTree!(path, query);
+        return {
+          complete: true,
+          entries: [
+            ...honest.entries,
+            file('private/key.txt', 'key.txt', 'needle\n'),
+            file('src/.git', '.git', 'needle\n'),
+            file('src/alias.txt', 'secret', 'needle\n'),
+          ],
+        };
+      },
+    };
+    const config: ConfigInput = {
+      grants: [
+        { path: '.', tree: true, rights: ['read'] },
+        { path: 'src/secret', tree: true, rights: ['read'], mode: 'deny' },
+      ],
+    };
+    const runtime = await createRuntime({ provider: liar, config });
+    const outcome = await runtime.spawn().call('search_files', { path: 'src', query: 'needle' });
+    expect(outcome.ok).toBe(true);
+    const paths = outcome.ok ? (outcome.result.matches as { path: string }[]).map((match) => match.path) : [];
+    expect(paths).toContain('src/ok.txt');
+    for (const hidden of ['private/key.txt', 'src/.git', 'src/alias.txt', 'src/secret']) expect(paths).not.toContain(hidden);
+  });
+
+  it('ends at deadline_ms when the provider never answers its tree, having changed nothing', async () => {
+    const { provider, fixtures } = createMemfsTestbed();
+    await fixtures.writeFile('a/1.txt', 'token');
+    const hanging: FileSystemProviderV1 = {
+      ...provider,
+      searchTree: (_path, query) =>
+        new Promise((_resolve, reject) => query.signal?.addEventListener('abort', () => reject(query.signal?.reason), { once: true })),
+    };
+    const outcome = await (await createRuntime({ provider: hanging })).spawn().call('search_files', { path: '.', query: 'token', deadline_ms: 200 });
+    expect(outcome).toMatchObject({ ok: true, result: { count: 0, truncated: true, stopped: 'deadline' } });
+  });
+});
