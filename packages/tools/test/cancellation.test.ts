@@ -2,6 +2,7 @@ import { checkSignal, type FileSystemProviderV1, type ProviderCallOptions, type 
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
+import { walkOnly } from './support/walk-only.js';
 
 type Method = 'stat' | 'listDirectory' | 'readFile' | 'writeFile' | 'makeDirectory' | 'deleteFile' | 'deleteDirectory' | 'rename' | 'searchTree';
 
@@ -72,7 +73,7 @@ describe('cancellation', () => {
       else expect(seen.get(method), `${tool} → ${method}`).toBe(signal);
     }
     // The walk of a provider without `searchTree` hands its signal to every listing and read.
-    const walker = (await createRuntime({ provider: { ...provider, searchTree: undefined } })).spawn();
+    const walker = (await createRuntime({ provider: walkOnly(provider) })).spawn();
     seen.clear();
     expect((await walker.call('search_files', { path: '.', query: 'z' }, { signal })).ok).toBe(true);
     expect(seen.get('listDirectory')).toBeInstanceOf(AbortSignal);

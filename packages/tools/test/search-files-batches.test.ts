@@ -3,6 +3,7 @@ import type { DirectoryHandle, FileRead, FileSystemProviderV1, WorkspacePath } f
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
+import { walkOnly } from './support/walk-only.js';
 
 interface Seen {
   opened: string[];
@@ -47,8 +48,7 @@ function withHandles(provider: FileSystemProviderV1, options: { batch: boolean; 
   };
   // Without `searchTree`: these tests watch the walk's own handles and batches.
   const wrapped: FileSystemProviderV1 = {
-    ...provider,
-    searchTree: undefined,
+    ...walkOnly(provider),
     openDirectory: async (path) => handle(path),
     close: () => provider.close(),
   };

@@ -4,9 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 import { searchScenario } from './support/search-scenarios.js';
-
-/** The same provider without `searchTree`: the tools walk it directory by directory. */
-const walkOnly = (provider: FileSystemProviderV1): FileSystemProviderV1 => ({ ...provider, searchTree: undefined });
+import { walkOnly } from './support/walk-only.js';
 
 async function twoRuntimes(provider: FileSystemProviderV1) {
   const pushed = (await createRuntime({ provider })).spawn();

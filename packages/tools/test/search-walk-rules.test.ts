@@ -3,6 +3,7 @@ import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
 import { createTestbed } from './support/harness.js';
+import { walkOnly } from './support/walk-only.js';
 
 type Bed = Awaited<ReturnType<typeof createTestbed>>;
 
@@ -124,8 +125,7 @@ describe('search_files and find_files with .gitignore and exclude', () => {
     await fixtures.writeFile('b/2.txt', 'token');
     // Reads under b/ hang for an hour unless their signal aborts; without `searchTree`, the walk reads each file itself.
     const slow: FileSystemProviderV1 = {
-      ...provider,
-      searchTree: undefined,
+      ...walkOnly(provider),
       readFile: async (path: WorkspacePath, options: ReadFileOptions) => {
         if (path.startsWith('b/')) {
           await new Promise<void>((resolve) => {
