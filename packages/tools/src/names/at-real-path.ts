@@ -47,6 +47,8 @@ export async function creationPath(context: ToolContext, path: WorkspacePath): P
   if (!mayHaveLookAlikes(path)) return path;
   // The common case, a file being replaced, is one stat; only a missing path is looked up by parts.
   const status = await context.provider.stat(path, context.signal === undefined ? {} : { signal: context.signal }).catch((error: unknown) => {
+    // A missing parent is a missing path; any other refusal is the call's own to report.
+    if (LibosError.is(error, 'not_found')) return { kind: 'missing' as const };
     if (LibosError.is(error) && error.code !== 'provider_failure') return undefined;
     throw error;
   });
