@@ -1,7 +1,7 @@
 import type { FileSystemProviderV1 } from '@libos/core';
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOUNDS } from '@libos/core';
+import { type ConfigInput, DEFAULT_BOUNDS } from '@libos/core';
 import { createRuntime, type RuntimeOptions } from '../src/index.js';
 import { createTestbed } from './support/harness.js';
 
@@ -15,15 +15,14 @@ describe('grants and labels govern every spelling of a name', () => {
     for (const [denied, typed] of [
       [CAFE_NFD, CAFE_NFC],
       [CAFE_NFC, CAFE_NFD],
-    ]) {
-      const bed = await createTestbed({
-        config: {
-          grants: [
-            { path: '.', tree: true, rights: ['read', 'write', 'delete'] },
-            { path: denied, rights: ['read', 'write', 'delete'], mode: 'deny' },
-          ],
-        },
-      });
+    ] as const) {
+      const config: ConfigInput = {
+        grants: [
+          { path: '.', tree: true, rights: ['read', 'write', 'delete'] },
+          { path: denied, rights: ['read', 'write', 'delete'], mode: 'deny' },
+        ],
+      };
+      const bed = await createTestbed({ config });
       await bed.fixtures.writeFile(CAFE_NFD, 'the secret');
       for (const [tool, args] of [
         ['read_text_file', { path: typed }],
