@@ -100,6 +100,23 @@ async function recordingRuntime(options: Omit<RuntimeOptions, 'provider'> = {}) 
   return { runtime, fixtures, record };
 }
 
+describe('the lookup never reaches what the path rules refuse', () => {
+  it('a no-break space after .git is .git with a trailing space: protected, never looked up', async () => {
+    const bed = await createTestbed();
+    await bed.fixtures.writeFile('.git /config', '[core] secret');
+    for (const [tool, args] of [
+      ['read_text_file', { path: '.git\u00A0/config' }],
+      ['read_directory', { path: '.git\u202F' }],
+      ['delete_directory', { path: '.git\u00A0', recursive: true }],
+      ['write_text_file', { path: '.git\u00A0/hooks/pre-commit', content: 'x' }],
+    ] as const) {
+      expect(await bed.fail(tool, args), tool).toMatchObject({ code: 'protected_path', effect: 'none' });
+    }
+    expect(await bed.fixtures.kindOf('.git /config')).toBe('file');
+    await bed.runtime.close();
+  });
+});
+
 describe('what the lookup costs', () => {
   it('costs nothing on the exact spelling, nor for a missing name no other spelling can equal', async () => {
     const { runtime, fixtures, record } = await recordingRuntime();

@@ -3,6 +3,7 @@ import {
   ROOT_PATH,
   childPath,
   escapeForDisplay,
+  isGitAlias,
   mayHaveLookAlikes,
   nameKey,
   pathSegments,
@@ -50,6 +51,8 @@ export async function findRealPath(provider: FileSystemProviderV1, path: Workspa
     if (equal === undefined || equal.length === 0) return joined(exact, rest);
     if (equal.length > 1) throw ambiguous(exact, equal);
     const found = equal[0]!;
+    // The path rules refused every `.git` alias as given; a name found by the lookup is judged again.
+    if (isGitAlias(found.name)) throw new LibosError('protected_path', 'The path names a .git directory, which is protected.');
     if (last && options.creates) throw twin(exact, found.path);
     if (!last && found.kind !== 'directory') return joined(found.path, rest);
     real = found.path;
