@@ -5,10 +5,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 const require = createRequire(import.meta.url);
 
-/** The three servers: ours (the built CLI), the reference server, and the stub floor. */
+/** The servers: ours (the built CLI), the reference server (2026.8.31, SDK v1, and 2.x on SDK v2), and the stub floor. */
 export const SERVERS = {
   ours: (root) => [fileURLToPath(new URL('../../apps/cli/dist/main.js', import.meta.url)), 'mcp', '--root', root],
   theirs: (root) => [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), root],
+  theirs_v2: (root) => [require.resolve('@modelcontextprotocol/server-filesystem-v2/dist/index.js'), root],
   stub: (replyFile) => [fileURLToPath(new URL('./stub-server.mjs', import.meta.url)), replyFile],
 };
 

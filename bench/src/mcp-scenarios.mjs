@@ -18,9 +18,17 @@ async function expectOk(label, reply) {
   return result;
 }
 
+/** The reference servers every scenario runs beside ours: 2026.8.31 (the targets' baseline) and 2.x. */
+const REFERENCES = ['theirs', 'theirs_v2'];
+
+/** One body per reference server, each calling `call(server)` on its own connection and failing loudly. */
+function onReferences(servers, label, call) {
+  return Object.fromEntries(REFERENCES.map((kind) => [kind, () => expectOk(`${kind} ${label}`, call(servers[kind]))]));
+}
+
 /** Spawn + initialize of each server, alternating; also each one's peak RSS right after start. */
 export async function benchStart(root, rounds) {
-  const rss = { ours: [], theirs: [] };
+  const rss = { ours: [], theirs: [], theirs_v2: [] };
   const startOf = (kind) => async () => {
     const started = performance.now();
     const server = await connectServer(kind, root);
@@ -29,24 +37,31 @@ export async function benchStart(root, rounds) {
     await server.close();
     return elapsed;
   };
-  const times = await alternate({ ours: startOf('ours'), theirs: startOf('theirs') }, { rounds, warmup: 1 });
+  const times = await alternate({ ours: startOf('ours'), theirs: startOf('theirs'), theirs_v2: startOf('theirs_v2') }, { rounds, warmup: 1 });
   return [
     { id: 'start', label: 'start + initialize', unit: 'ms', ...times, target: 0.8 },
-    { id: 'rss-idle', label: 'peak RSS after start', unit: 'MB', ours: median(rss.ours) / MB, theirs: median(rss.theirs) / MB },
+    {
+      id: 'rss-idle',
+      label: 'peak RSS after start',
+      unit: 'MB',
+      ours: median(rss.ours) / MB,
+      theirs: median(rss.theirs) / MB,
+      theirs_v2: median(rss.theirs_v2) / MB,
+    },
   ];
 }
 
 /** Per-call latencies with both servers (and the stub floor) connected for the whole scenario. */
 export async function benchCalls(root, scale) {
   const ours = await connectServer('ours', root);
-  const theirs = await connectServer('theirs', root);
+  const references = Object.fromEntries(await Promise.all(REFERENCES.map(async (kind) => [kind, await connectServer(kind, root)])));
   const content = 'w'.repeat(SMALL_BYTES - 1) + '\n';
   const rows = [];
   try {
     const read = await alternate(
       {
         ours: () => expectOk('ours read', ours.call('read_text_file', { path: 'small.txt' })),
-        theirs: () => expectOk('theirs read', theirs.call('read_text_file', { path: join(root, 'small.txt') })),
+        ...onReferences(references, 'read', (server) => server.call('read_text_file', { path: join(root, 'small.txt') })),
       },
       { rounds: 25 * scale, calls: 4, warmup: 20 },
     );
@@ -55,14 +70,15 @@ export async function benchCalls(root, scale) {
     const write = await alternate(
       {
         ours: () => expectOk('ours write', ours.call('write_text_file', { path: 'write-ours.txt', content })),
-        theirs: () => expectOk('theirs write', theirs.call('write_file', { path: join(root, 'write-theirs.txt'), content })),
+        ...onReferences(references, 'write', (server) => server.call('write_file', { path: join(root, 'write-theirs.txt'), content })),
       },
       { rounds: 20 * scale, calls: 3, warmup: 10 },
     );
     rows.push({ id: 'write-100', label: `write ${SMALL_BYTES} B (per call; ours durable, theirs not)`, unit: 'ms', ...write, target: null });
 
     const listOurs = () => expectOk('ours list', ours.call('read_directory', { path: 'sizes', limit: LIST_WITH_SIZES }));
-    const listTheirs = () => expectOk('theirs list', theirs.call('list_directory_with_sizes', { path: join(root, 'sizes') }));
+    const listings = onReferences(references, 'list', (server) => server.call('list_directory_with_sizes', { path: join(root, 'sizes') }));
+    const listTheirs = listings.theirs;
     const ourReply = await listOurs();
     const theirReply = await listTheirs();
     if (ourReply.structuredContent.count !== LIST_WITH_SIZES) throw new Error(`ours listed ${ourReply.structuredContent.count} entries`);
@@ -73,7 +89,7 @@ export async function benchCalls(root, scale) {
       const list = await alternate(
         {
           ours: listOurs,
-          theirs: listTheirs,
+          ...listings,
           stub: () => expectOk('stub list', stub.call('read_directory', {})),
           lstats: () => void lstatFloor(join(root, 'sizes')),
         },
@@ -85,6 +101,7 @@ export async function benchCalls(root, scale) {
         unit: 'ms',
         ours: list.ours,
         theirs: list.theirs,
+        theirs_v2: list.theirs_v2,
         target: 0.35,
         extra: { reply_chars_ours: textOf(ourReply).length, reply_chars_theirs: textOf(theirReply).length },
       });
@@ -120,7 +137,7 @@ export async function benchCalls(root, scale) {
     const large = await alternate(
       {
         ours: () => expectOk('ours list large', ours.call('read_directory', { path: 'large', limit: 1000 })),
-        theirs: () => expectOk('theirs list large', theirs.call('list_directory', { path: join(root, 'large') })),
+        ...onReferences(references, 'list large', (server) => server.call('list_directory', { path: join(root, 'large') })),
       },
       { rounds: 8 * scale, warmup: 1 },
     );
@@ -129,14 +146,16 @@ export async function benchCalls(root, scale) {
     const head = await alternate(
       {
         ours: () => expectOk('ours head', ours.call('read_text_file', { path: 'lines.txt', max_bytes: HEAD_BYTES })),
-        theirs: () => expectOk('theirs head', theirs.call('read_text_file', { path: join(root, 'lines.txt'), head: HEAD_BYTES / LINE_BYTES })),
+        ...onReferences(references, 'head', (server) =>
+          server.call('read_text_file', { path: join(root, 'lines.txt'), head: HEAD_BYTES / LINE_BYTES }),
+        ),
       },
       { rounds: 20 * scale, calls: 2, warmup: 2 },
     );
     rows.push({ id: 'head-64k', label: '64 KiB of a 200 MB file (theirs head)', unit: 'ms', ...head, target: 1 });
   } finally {
     await ours.close();
-    await theirs.close();
+    for (const server of Object.values(references)) await server.close();
   }
   return rows;
 }
@@ -165,13 +184,14 @@ export async function benchPeakRss(root, rounds) {
   ];
   const rows = [];
   for (const scenario of scenarios) {
-    const rss = { ours: [], theirs: [] };
+    const rss = { ours: [], theirs: [], theirs_v2: [] };
     const answers = {};
     const runOf = (kind) => async () => {
       const server = await connectServer(kind, root);
       try {
         const started = performance.now();
-        const result = await scenario[kind](server);
+        // Both reference servers take the same call: 2.x kept 2026.8.31's tool names and arguments.
+        const result = await scenario[kind === 'ours' ? 'ours' : 'theirs'](server);
         const elapsed = performance.now() - started;
         rss[kind].push(peakRss(server.pid));
         answers[kind] = result.isError ? `failed: ${textOf(result).slice(0, 120)}` : `ok, ${textOf(result).length} characters`;
@@ -180,7 +200,7 @@ export async function benchPeakRss(root, rounds) {
         await server.close();
       }
     };
-    const times = await alternate({ ours: runOf('ours'), theirs: runOf('theirs') }, { rounds });
+    const times = await alternate({ ours: runOf('ours'), theirs: runOf('theirs'), theirs_v2: runOf('theirs_v2') }, { rounds });
     if (scenario.id === 'read-1gib') {
       rows.push({ id: 'read-1gib-time', label: `${scenario.label} (time, fresh server)`, unit: 'ms', ...times, target: 1, extra: answers });
     }
@@ -190,6 +210,7 @@ export async function benchPeakRss(root, rounds) {
       unit: 'MB',
       ours: median(rss.ours) / MB,
       theirs: median(rss.theirs) / MB,
+      theirs_v2: median(rss.theirs_v2) / MB,
       target: scenario.target,
     });
   }

@@ -24,27 +24,33 @@ export function describeMachine(directory) {
 
 const format = (value, unit) => (unit === 'MB' ? `${value.toFixed(1)} MB` : value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(0)} ms`);
 
-/** Each row with its ratio (ours / theirs) and whether its target, if any, is met. */
+/**
+ * Each row with its ratio (ours / theirs) and whether its target, if any, is met; a row run beside
+ * the reference server 2.x too (`theirs_v2`) also gets `ratio_v2`. Targets stay on 2026.8.31.
+ */
 export function withRatios(rows) {
   return rows.map((row) => {
     const ratio = row.ours / row.theirs;
     const ours = Number(row.ours.toFixed(3));
     const theirs = Number(row.theirs.toFixed(3));
-    return { ...row, ours, theirs, ratio: Number(ratio.toFixed(3)), met: row.target == null ? null : ratio <= row.target };
+    const v2 =
+      row.theirs_v2 === undefined ? {} : { theirs_v2: Number(row.theirs_v2.toFixed(3)), ratio_v2: Number((row.ours / row.theirs_v2).toFixed(3)) };
+    return { ...row, ours, theirs, ...v2, ratio: Number(ratio.toFixed(3)), met: row.target == null ? null : ratio <= row.target };
   });
 }
 
-/** The table as Markdown lines: operation, ours, theirs (or the floor), ratio, target. */
+/** The table as Markdown lines: operation, ours, theirs (or the floor), ratio, reference 2.x and its ratio, target. */
 export function tableLines(rows) {
-  const lines = ['| operation | ours | theirs / floor | ratio | target |', '|---|---:|---:|---:|---|'];
+  const lines = ['| operation | ours | theirs / floor | ratio | reference 2.x | ratio | target |', '|---|---:|---:|---:|---:|---:|---|'];
   for (const row of rows) {
     const target = row.target == null ? 'reported' : `<= ${row.target} ${row.met ? 'met' : '**missed**'}`;
-    lines.push(`| ${row.label} | ${format(row.ours, row.unit)} | ${format(row.theirs, row.unit)} | ${row.ratio.toFixed(2)} | ${target} |`);
+    const v2 = row.theirs_v2 === undefined ? '| | |' : `| ${format(row.theirs_v2, row.unit)} | ${row.ratio_v2.toFixed(2)} |`;
+    lines.push(`| ${row.label} | ${format(row.ours, row.unit)} | ${format(row.theirs, row.unit)} | ${row.ratio.toFixed(2)} ${v2} ${target} |`);
     if (row.extra)
       lines.push(
         `| &nbsp;&nbsp;${Object.entries(row.extra)
           .map(([key, value]) => `${key}: ${value}`)
-          .join('; ')} | | | | |`,
+          .join('; ')} | | | | | | |`,
       );
   }
   return lines;

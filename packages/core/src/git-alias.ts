@@ -1,3 +1,5 @@
+import { nameKey } from './name-key.js';
+
 // Unicode default-ignorable code points vanish on some filesystems (HFS+), so `.g\u200Bit` can name `.git`.
 const defaultIgnorable = /\p{Default_Ignorable_Code_Point}/gu;
 const trailingDotsAndSpaces = /[. ]+$/u;
@@ -8,7 +10,9 @@ const trailingDotsAndSpaces = /[. ]+$/u;
  * the 8.3 short name `git~1`. `.gitignore`, `.github` and `x.git` are ordinary names.
  */
 export function isGitAlias(component: string): boolean {
-  let name = component.replace(defaultIgnorable, '');
+  // Judged on the name's key too (NFC, no-break spaces as spaces): `.git` followed by U+00A0 is a
+  // spelling of `.git `, which the lookup of a name not found exactly would otherwise reach.
+  let name = nameKey(component.replace(defaultIgnorable, ''));
   const streamStart = name.indexOf(':');
   if (streamStart !== -1) name = name.slice(0, streamStart);
   name = name.replace(trailingDotsAndSpaces, '');

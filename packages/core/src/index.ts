@@ -6,6 +6,7 @@ export type { CallResult } from './call-result.js';
 export { escapeForDisplay } from './display-text.js';
 export type { DisplayOptions } from './display-text.js';
 export { isGitAlias } from './git-alias.js';
+export { mayHaveLookAlikes, nameKey, pathKey } from './name-key.js';
 export {
   NAME_MAX_BYTES,
   PATH_MAX_BYTES,

@@ -21,6 +21,8 @@ describe('isGitAlias', () => {
     'Git~1.',
     '.g\u0131t', // dotless i upper-cases to I
     '.\u00adgit', // soft hyphen is default-ignorable
+    '.git\u00a0', // a no-break space is a space to the lookup of names in another Unicode form
+    '.git.\u202f',
   ])('%j is an alias', (name) => {
     expect(isGitAlias(name)).toBe(true);
   });

@@ -16,6 +16,8 @@ export type { ToolCaller, ToolSelection } from './select-tools.js';
 export { ENCODING_NAMES, resolveEncoding } from './encodings/index.js';
 export type { TextCodec } from './encodings/index.js';
 export { defineTool } from './tool-definition.js';
+export { atRealPath, creationPath } from './names/at-real-path.js';
+export type { AtRealPath } from './names/at-real-path.js';
 export { resultJson, resultJsonBytes } from './result-json.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';
 export { regexPoolStats, setRegexPoolSize } from './search/regex-pool.js';

@@ -1,4 +1,4 @@
-import { ROOT_PATH, type Grant, type Right, type TargetKind, type WorkspacePath } from '@libos/core';
+import { ROOT_PATH, pathKey, type Grant, type Right, type TargetKind, type WorkspacePath } from '@libos/core';
 
 /** A validated grant with its position in the config, which keys its uses in the ledger. */
 export interface IndexedGrant {
@@ -13,23 +13,26 @@ export interface GrantMatcher {
 
 /**
  * Indexes grants by path so a lookup costs one map probe per ancestor of the path, however long
- * the policy is.
+ * the policy is. Paths are compared by `pathKey`: a grant written `café` (NFC) governs a file
+ * named `café` in NFD too, so no spelling of a name escapes the grants of another.
  */
 export function createGrantMatcher(grants: readonly Grant[]): GrantMatcher {
   const byPath = new Map<string, IndexedGrant[]>();
   // A recursive delete of D removes what lies below D, so deny and ask grants for delete below D
   // must still be heard; they are few, so a scan of them is cheap.
-  const guardedDeletes: IndexedGrant[] = [];
+  const guardedDeletes: { readonly key: string; readonly entry: IndexedGrant }[] = [];
   grants.forEach((grant, id) => {
     const entry = { id, grant };
-    const list = byPath.get(grant.path);
-    if (list === undefined) byPath.set(grant.path, [entry]);
+    const key = pathKey(grant.path);
+    const list = byPath.get(key);
+    if (list === undefined) byPath.set(key, [entry]);
     else list.push(entry);
-    if (grant.mode !== 'allow' && grant.rights.includes('delete')) guardedDeletes.push(entry);
+    if (grant.mode !== 'allow' && grant.rights.includes('delete')) guardedDeletes.push({ key, entry });
   });
 
   return {
-    matching(right, path, target) {
+    matching(right, asked, target) {
+      const path = pathKey(asked);
       const found: IndexedGrant[] = [];
       const collect = (at: string, exactTarget: boolean) => {
         const list = byPath.get(at);
@@ -49,8 +52,8 @@ export function createGrantMatcher(grants: readonly Grant[]): GrantMatcher {
       }
       if (target === 'directory' && right === 'delete') {
         const prefix = path === ROOT_PATH ? '' : `${path}/`;
-        for (const entry of guardedDeletes) {
-          if (entry.grant.path !== path && entry.grant.path !== ROOT_PATH && entry.grant.path.startsWith(prefix)) {
+        for (const { key, entry } of guardedDeletes) {
+          if (key !== path && key !== ROOT_PATH && key.startsWith(prefix)) {
             found.push(entry);
           }
         }

@@ -1,4 +1,4 @@
-import { LABELS, ROOT_PATH, type Label, type WorkspacePath } from '@libos/core';
+import { LABELS, ROOT_PATH, pathKey, type Label, type WorkspacePath } from '@libos/core';
 
 /** One `labels` or `sinks` rule reduced to what matching needs. */
 export interface LabelRule {
@@ -16,7 +16,8 @@ interface RulesAt {
  * Builds a lookup over `labels` or `sinks` rules. A rule matches its exact path, or with `tree` that
  * path and everything below. The longest matching path wins; among rules at that path `prefer`
  * picks the highest label (for labels) or the lowest (for clearances). No match: `fallback`
- * (`normal` unless given).
+ * (`normal` unless given). Paths are compared by `pathKey`, as grants are: a rule covers every
+ * spelling of its names that a reader could not tell apart.
  */
 export function createLabelLookup<Fallback extends Label | null = 'normal'>(
   rules: readonly LabelRule[],
@@ -30,13 +31,15 @@ export function createLabelLookup<Fallback extends Label | null = 'normal'>(
   };
   const byPath = new Map<string, RulesAt>();
   for (const rule of rules) {
-    const at = byPath.get(rule.path) ?? {};
+    const key = pathKey(rule.path);
+    const at = byPath.get(key) ?? {};
     if (rule.tree) at.tree = pick(at.tree, rule.label);
     else at.exact = pick(at.exact, rule.label);
-    byPath.set(rule.path, at);
+    byPath.set(key, at);
   }
 
-  return (path) => {
+  return (asked) => {
+    const path = pathKey(asked);
     const own = byPath.get(path);
     if (own !== undefined) {
       const both = own.exact === undefined ? own.tree : own.tree === undefined ? own.exact : pick(own.exact, own.tree);

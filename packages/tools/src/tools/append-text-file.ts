@@ -1,6 +1,7 @@
-import { LibosError } from '@libos/core';
+import { LibosError, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
 import { resolveEncoding } from '../encodings/index.js';
+import { atRealPath, creationPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { encodingField, identityField, pathField } from './tool-fields.js';
 
@@ -63,14 +64,19 @@ export const appendTextFile = defineTool({
       // No fallback through readFile and writeFile: it would cost the whole file, the very thing this tool avoids.
       throw new LibosError('provider_failure', `The provider "${context.provider.name}" cannot append to files.`, { effect: 'none' });
     }
-    const appended = await append.call(context.provider, path, body, {
+    const options = {
       create: input.create,
       signal: context.signal,
       ...(input.expected_size_bytes === undefined ? {} : { expectedSizeBytes: input.expected_size_bytes }),
       // An approved call lands exactly the bytes the approver saw the hash of, so it adds no mark even to an empty file.
       ...(mark.length === 0 || asked ? {} : { emptyFilePrefix: mark }),
-    });
-    return { path, bytes_appended: appended.bytesAppended, size_bytes: appended.sizeBytes, created: appended.created };
+    };
+    // An append that may create is a creation (no look-alike twin); one that may not finds the file by any spelling.
+    const appendAt = (target: WorkspacePath) => append.call(context.provider, target, body, options);
+    const { path: real, value: appended } = input.create
+      ? await creationPath(context, path).then(async (target) => ({ path: target, value: await appendAt(target) }))
+      : await atRealPath(context, path, appendAt);
+    return { path: real, bytes_appended: appended.bytesAppended, size_bytes: appended.sizeBytes, created: appended.created };
   },
 });
 

@@ -1,5 +1,6 @@
 import { LibosError } from '@libos/core';
 import { z } from 'zod';
+import { atRealPath, creationPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { assertNoEgress } from './assert-no-egress.js';
 import { identityField, pathField } from './tool-fields.js';
@@ -42,7 +43,10 @@ export const copyFile = defineTool({
       // No fallback through readFile and writeFile: it could neither keep the mode nor stay bounded in memory.
       throw new LibosError('provider_failure', `The provider "${context.provider.name}" cannot copy files.`, { effect: 'none' });
     }
-    const { bytesCopied, replaced } = await copy.call(context.provider, from, to, { overwrite: input.overwrite, signal: context.signal });
-    return { from, to, bytes_copied: bytesCopied, replaced };
+    const target = await creationPath(context, to);
+    const { path: source, value } = await atRealPath(context, from, (real) =>
+      copy.call(context.provider, real, target, { overwrite: input.overwrite, signal: context.signal }),
+    );
+    return { from: source, to: target, bytes_copied: value.bytesCopied, replaced: value.replaced };
   },
 });

@@ -9,6 +9,7 @@ import {
 } from '@libos/object-memory';
 import { z } from 'zod';
 import { resolveEncoding, type TextCodec } from '../encodings/index.js';
+import { atRealPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { boundedIntegerField, encodingField, identityField, pathField } from './tool-fields.js';
 
@@ -75,7 +76,9 @@ export const createObjectFromFile = defineTool({
     if ((await memory.find(namespace, name)) !== undefined) {
       throw new LibosError('name_taken', 'A live Object already has this name in the namespace.', { details: { namespace, name } });
     }
-    const read = await context.provider.readFile(path, { maxBytes: input.max_bytes, signal: context.signal });
+    const { path: source, value: read } = await atRealPath(context, path, (real) =>
+      context.provider.readFile(real, { maxBytes: input.max_bytes, signal: context.signal }),
+    );
     const truncated = read.truncated || read.bytes.length > input.max_bytes;
     if (truncated && !input.allow_truncated) {
       throw new LibosError('too_large', `The file holds more than ${input.max_bytes} bytes; pass allow_truncated to keep a prefix.`, {
@@ -85,13 +88,13 @@ export const createObjectFromFile = defineTool({
     const bytes = read.bytes.length > input.max_bytes ? read.bytes.subarray(0, input.max_bytes) : read.bytes;
     const full: FilePayload = {
       kind: 'workspace_text_file',
-      source_path: path,
+      source_path: source,
       encoding: codec.name,
       content: codec.decode(bytes, { truncated }),
       bytes_read: bytes.length,
       truncated,
     };
-    const label = context.authority.labelOf(path);
+    const label = context.authority.labelOf(source);
     const create = (payload: FilePayload) => memory.create({ namespace, name, type, payload, label, createdBy: process.id });
     let payload = full;
     let object;
@@ -108,7 +111,7 @@ export const createObjectFromFile = defineTool({
       namespace,
       name,
       type,
-      source_path: path,
+      source_path: source,
       bytes_read: payload.bytes_read,
       truncated: payload.truncated,
     };

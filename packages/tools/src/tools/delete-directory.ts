@@ -1,5 +1,6 @@
 import { LibosError, isRootPath } from '@libos/core';
 import { z } from 'zod';
+import { atRealPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { deletionLoss } from './deletion-loss.js';
 import { identityField, pathField } from './tool-fields.js';
@@ -28,18 +29,30 @@ export const deleteDirectory = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
-    const path = context.resolvePath(input.path);
-    if (isRootPath(path)) {
-      throw new LibosError('root_refused', 'The workspace root cannot be deleted.', { details: { path } });
+    const asked = context.resolvePath(input.path);
+    if (isRootPath(asked)) {
+      throw new LibosError('root_refused', 'The workspace root cannot be deleted.', { details: { path: asked } });
     }
-    const prepareLoss = () => deletionLoss(context.provider, path, 'directory', context.signal);
-    const permit = await context.authorize({ right: 'delete', path, target: 'directory', prepareLoss });
+    const prepareLoss = async () =>
+      (
+        await atRealPath(
+          context,
+          asked,
+          (real) => deletionLoss(context.provider, real, 'directory', context.signal),
+          (loss) => loss === undefined,
+        )
+      ).value;
+    const permit = await context.authorize({ right: 'delete', path: asked, target: 'directory', prepareLoss });
     permit.spend();
-    const { deleted } = await context.provider.deleteDirectory(path, {
-      recursive: input.recursive,
-      missingOk: input.missing_ok,
-      signal: context.signal,
-    });
+    const {
+      path,
+      value: { deleted },
+    } = await atRealPath(
+      context,
+      asked,
+      (real) => context.provider.deleteDirectory(real, { recursive: input.recursive, missingOk: input.missing_ok, signal: context.signal }),
+      (result) => !result.deleted,
+    );
     return { path, kind: deleted ? ('directory' as const) : ('missing' as const), deleted, recursive: input.recursive };
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atRealPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { deletionLoss } from './deletion-loss.js';
 import { identityField, pathField } from './tool-fields.js';
@@ -24,11 +25,28 @@ export const deleteFile = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
-    const path = context.resolvePath(input.path);
-    const prepareLoss = () => deletionLoss(context.provider, path, 'file', context.signal);
-    const permit = await context.authorize({ right: 'delete', path, target: 'file', prepareLoss });
+    const asked = context.resolvePath(input.path);
+    // The approver is told what the entry the delete will reach holds, whatever its spelling.
+    const prepareLoss = async () =>
+      (
+        await atRealPath(
+          context,
+          asked,
+          (real) => deletionLoss(context.provider, real, 'file', context.signal),
+          (loss) => loss === undefined,
+        )
+      ).value;
+    const permit = await context.authorize({ right: 'delete', path: asked, target: 'file', prepareLoss });
     permit.spend();
-    const { deleted } = await context.provider.deleteFile(path, { missingOk: input.missing_ok, signal: context.signal });
+    const {
+      path,
+      value: { deleted },
+    } = await atRealPath(
+      context,
+      asked,
+      (real) => context.provider.deleteFile(real, { missingOk: input.missing_ok, signal: context.signal }),
+      (result) => !result.deleted,
+    );
     return { path, kind: deleted ? ('file' as const) : ('missing' as const), deleted, recursive: false as const };
   },
 });

@@ -4,6 +4,7 @@ import { type PreparedEdit, prepareEdit } from '../edits/prepare-edit.js';
 import { boundDiff } from '../edits/unified-diff.js';
 import { resolveEncoding } from '../encodings/index.js';
 import type { WorkspacePath } from '@libos/core';
+import { type AtRealPath, atRealPath } from '../names/at-real-path.js';
 import { type ToolContext, defineTool } from '../tool-definition.js';
 import { encodingField, identityField, pathField, sha256Pattern } from './tool-fields.js';
 
@@ -55,14 +56,17 @@ export const editTextFile = defineTool({
   async execute(input, context) {
     const codec = resolveEncoding(input.encoding);
     const path = context.resolvePath(input.path);
-    let prepared: Promise<PreparedEdit> | undefined;
-    const prepare = () => (prepared ??= prepareEdit(context, path, codec, input.edits, input.expected_content_sha256));
+    let prepared: Promise<AtRealPath<PreparedEdit>> | undefined;
+    // The file is found by any spelling of its name once, for the approver and the edit alike.
+    const prepare = () =>
+      (prepared ??= atRealPath(context, path, (real) => prepareEdit(context, real, codec, input.edits, input.expected_content_sha256)));
     if (input.dry_run) {
       // A dry run writes nothing, so it asks no approval: it reads the file and shows what the edit
       // would make of it, which is exactly what the read right allows.
       const reading = await context.authorize({ right: 'read', path, target: 'file' });
       reading.spend();
-      return editResult(context, path, await prepare());
+      const edit = await prepare();
+      return editResult(context, edit.path, edit.value);
     }
     const permit = await context.authorize({
       right: 'write',
@@ -73,7 +77,7 @@ export const editTextFile = defineTool({
       // only after approval, so an ask grant cannot be used to probe the file).
       async prepareContent() {
         try {
-          const edit = await prepare();
+          const { value: edit } = await prepare();
           return { bytes: edit.bytes, diffLines: edit.diffLines };
         } catch {
           return undefined;
@@ -81,11 +85,11 @@ export const editTextFile = defineTool({
       },
     });
     permit.spend();
-    const edit = await prepare();
+    const { path: real, value: edit } = await prepare();
     // The hash of the bytes the edit was made from: a concurrent writer in between is content_conflict,
     // decided by the provider atomically with the replace.
-    await context.provider.writeFile(path, edit.bytes, { overwrite: true, expectedSha256: edit.readSha256, signal: context.signal });
-    return editResult(context, path, edit);
+    await context.provider.writeFile(real, edit.bytes, { overwrite: true, expectedSha256: edit.readSha256, signal: context.signal });
+    return editResult(context, real, edit);
   },
 });
 

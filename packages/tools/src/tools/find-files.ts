@@ -1,5 +1,7 @@
 import { Buffer } from 'node:buffer';
+import type { WorkspacePath } from '@libos/core';
 import { z } from 'zod';
+import { atRealPath } from '../names/at-real-path.js';
 import { DEADLINE_PASSED, startWalkClock } from '../search/walk-clock.js';
 import { PATTERN_MAX_LENGTH, compileWalkFilters, walkInputFields, walkOutputFields, type WalkStop } from '../search/walk-inputs.js';
 import { walkSearchTree } from '../search/walk-search-tree.js';
@@ -46,46 +48,56 @@ export const findFiles = defineTool({
     const permit = await context.authorize({ right: 'read', path: root, target: 'directory' });
     permit.spend();
     const clock = startWalkClock(input.deadline_ms, context.signal, root);
-    const files: z.output<typeof fileSchema>[] = [];
-    const progress = { skippedIgnored: 0 };
-    let stopped: WalkStop | null = null;
-    let bytesLeft =
-      context.bounds.result_max_bytes -
-      Buffer.byteLength(JSON.stringify({ path: root, files: [], count: 0, truncated: false, skipped_ignored: 0, stopped: 'result_bytes' }), 'utf8') -
-      64;
     try {
-      // Listing is all a find does, so the walk's bound is on entries: as many as search_files may read files.
-      const maxEntries = context.bounds.search_files_max;
-      const cut = await walkSearchTree(
-        context,
-        root,
-        permit,
-        { maxFiles: input.max_results + 1, maxEntries, respectGitignore: input.respect_gitignore, ...filters },
-        clock,
-        progress,
-        async ({ path, entry }) => {
-          if (files.length === input.max_results) {
-            stopped = 'max_results';
-            return false;
-          }
-          const file = { path, size_bytes: entry.sizeBytes ?? 0, modified_at: entry.modifiedAt };
-          const cost = Buffer.byteLength(JSON.stringify(file), 'utf8') + 1;
-          if (cost > bytesLeft) {
-            stopped = 'result_bytes';
-            return false;
-          }
-          bytesLeft -= cost;
-          files.push(file);
-          return true;
-        },
-      );
-      if (cut && stopped === null) stopped = 'max_files';
-    } catch (error) {
-      if (error !== DEADLINE_PASSED) throw error;
-      stopped = 'deadline';
+      // The walk starts by opening its root, so a root spelled otherwise is found at no cost to the exact one.
+      return (await atRealPath(context, root, (real) => find(real))).value;
     } finally {
       clock.dispose();
     }
-    return { path: root, files, count: files.length, truncated: stopped !== null, skipped_ignored: progress.skippedIgnored, stopped };
+
+    async function find(root: WorkspacePath) {
+      const files: z.output<typeof fileSchema>[] = [];
+      const progress = { skippedIgnored: 0 };
+      let stopped: WalkStop | null = null;
+      let bytesLeft =
+        context.bounds.result_max_bytes -
+        Buffer.byteLength(
+          JSON.stringify({ path: root, files: [], count: 0, truncated: false, skipped_ignored: 0, stopped: 'result_bytes' }),
+          'utf8',
+        ) -
+        64;
+      try {
+        // Listing is all a find does, so the walk's bound is on entries: as many as search_files may read files.
+        const maxEntries = context.bounds.search_files_max;
+        const cut = await walkSearchTree(
+          context,
+          root,
+          permit,
+          { maxFiles: input.max_results + 1, maxEntries, respectGitignore: input.respect_gitignore, ...filters },
+          clock,
+          progress,
+          async ({ path, entry }) => {
+            if (files.length === input.max_results) {
+              stopped = 'max_results';
+              return false;
+            }
+            const file = { path, size_bytes: entry.sizeBytes ?? 0, modified_at: entry.modifiedAt };
+            const cost = Buffer.byteLength(JSON.stringify(file), 'utf8') + 1;
+            if (cost > bytesLeft) {
+              stopped = 'result_bytes';
+              return false;
+            }
+            bytesLeft -= cost;
+            files.push(file);
+            return true;
+          },
+        );
+        if (cut && stopped === null) stopped = 'max_files';
+      } catch (error) {
+        if (error !== DEADLINE_PASSED) throw error;
+        stopped = 'deadline';
+      }
+      return { path: root, files, count: files.length, truncated: stopped !== null, skipped_ignored: progress.skippedIgnored, stopped };
+    }
   },
 });

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { LibosError, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
+import { type AtRealPath, atRealPath, creationPath } from '../names/at-real-path.js';
 import { defineTool, type ToolContext } from '../tool-definition.js';
 import { assertNoEgress } from './assert-no-egress.js';
 import { identityField, pathField } from './tool-fields.js';
@@ -32,10 +33,11 @@ export const moveFile = defineTool({
     const from = context.resolvePath(input.from);
     const to = context.resolvePath(input.to);
     // Only an approver makes the move read first: it is shown source, destination, size and SHA-256.
-    let shown: Promise<Uint8Array> | undefined;
+    let shown: Promise<AtRealPath<Uint8Array>> | undefined;
     const prepareContent = async () => {
       try {
-        return { bytes: await (shown ??= readForApproval(context, from)), move: { from, to } };
+        shown ??= atRealPath(context, from, (real) => readForApproval(context, real));
+        return { bytes: (await shown).value, move: { from, to } };
       } catch (error) {
         if (LibosError.is(error, 'approval_required')) throw error;
         return undefined; // the move fails after approval with the same error, so an ask grant probes nothing
@@ -46,18 +48,25 @@ export const moveFile = defineTool({
     assertNoEgress(context, from, to, 'Moving');
     removing.spend();
     writing.spend();
-    if (shown !== undefined) await assertUnchanged(context, from, await shown.catch(() => undefined));
+    const seen = await shown?.catch(() => undefined);
+    if (seen !== undefined) await assertUnchanged(context, seen.path, seen.value);
     const rename = context.provider.rename;
     if (rename === undefined) {
       throw new LibosError('provider_failure', `The provider "${context.provider.name}" cannot rename files.`, { effect: 'none' });
     }
-    if (from === to) {
-      // Nothing moves, but the answer still says whether there is a movable file there.
-      await context.provider.readFile(from, { maxBytes: 0, signal: context.signal });
-      return { from, to, replaced: false };
-    }
-    const { replaced } = await rename.call(context.provider, from, to, { overwrite: input.overwrite, signal: context.signal });
-    return { from, to, replaced };
+    // A destination spelled as the source is the source, whatever the source turns out to be.
+    const destination = from === to ? undefined : await creationPath(context, to);
+    const moved = await atRealPath(context, from, async (source) => {
+      const target = destination ?? source;
+      if (source === target) {
+        // Nothing moves, but the answer still says whether there is a movable file there.
+        await context.provider.readFile(source, { maxBytes: 0, signal: context.signal });
+        return { target, replaced: false };
+      }
+      const { replaced } = await rename.call(context.provider, source, target, { overwrite: input.overwrite, signal: context.signal });
+      return { target, replaced };
+    });
+    return { from: moved.path, to: moved.value.target, replaced: moved.value.replaced };
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atRealPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { boundedIntegerField, identityField, pathField } from './tool-fields.js';
 
@@ -40,7 +41,8 @@ export const readDirectory = defineTool({
     const path = context.resolvePath(input.path);
     const permit = await context.authorize({ right: 'read', path, target: 'directory' });
     permit.spend();
-    const listing = await context.provider.listDirectory(path, { limit: input.limit, signal: context.signal });
+    const located = await atRealPath(context, path, (real) => context.provider.listDirectory(real, { limit: input.limit, signal: context.signal }));
+    const listing = located.value;
     const entries = listing.entries.slice(0, input.limit).map((entry) => ({
       name: entry.name,
       path: entry.path,
@@ -49,7 +51,7 @@ export const readDirectory = defineTool({
       modified_at: entry.modifiedAt,
     }));
     return {
-      path,
+      path: located.path,
       entries,
       count: entries.length,
       truncated: listing.truncated || listing.entries.length > input.limit,

@@ -4,6 +4,7 @@ import { type TextCodec, resolveEncoding } from '../encodings/index.js';
 import { byteSource } from '../lines/byte-source.js';
 import { lineFormatOf } from '../lines/line-format.js';
 import { readFromLine, readTail } from '../lines/read-lines.js';
+import { atRealPath } from '../names/at-real-path.js';
 import { sha256Hex } from '../sha256-hex.js';
 import { type ToolContext, defineTool } from '../tool-definition.js';
 import { boundedIntegerField, encodingField, identityField, pathField, sha256Pattern } from './tool-fields.js';
@@ -62,13 +63,16 @@ export const readTextFile = defineTool({
     const path = context.resolvePath(input.path);
     const permit = await context.authorize({ right: 'read', path, target: 'file' });
     permit.spend();
-    if (input.start_line !== undefined || input.tail_lines !== undefined) return readLines(context, path, codec, input);
-    const read = await context.provider.readFile(path, { maxBytes: input.max_bytes, signal: context.signal });
+    if (input.start_line !== undefined || input.tail_lines !== undefined) {
+      return (await atRealPath(context, path, (real) => readLines(context, real, codec, input))).value;
+    }
+    const located = await atRealPath(context, path, (real) => context.provider.readFile(real, { maxBytes: input.max_bytes, signal: context.signal }));
+    const read = located.value;
     const truncated = read.truncated || read.bytes.length > input.max_bytes;
     const bytes = read.bytes.length > input.max_bytes ? read.bytes.subarray(0, input.max_bytes) : read.bytes;
     const content = codec.decode(bytes, { truncated });
     return {
-      path,
+      path: located.path,
       content,
       encoding: codec.name,
       bytes_read: bytes.length,

@@ -1,7 +1,8 @@
 import { Buffer } from 'node:buffer';
-import { type Bounds, LibosError, type WorkspacePath } from '@libos/core';
+import { type Bounds, LibosError, type Permit, type WorkspacePath } from '@libos/core';
 import { z } from 'zod';
 import { resolveEncoding, type TextCodec } from '../encodings/index.js';
+import { atRealPath } from '../names/at-real-path.js';
 import type { LineMatch } from '../search/find-in-text.js';
 import { literalPrefilter } from '../search/literal-prefilter.js';
 import { openSearchSnapshot } from '../search/open-search-snapshot.js';
@@ -98,7 +99,11 @@ export const searchFiles = defineTool({
           respectGitignore: input.respect_gitignore,
           ...filters,
         };
-        return await search(input, context, root, clock, searcher, codec, limits);
+        const permit = await context.authorize({ right: 'read', path: root, target: 'directory' });
+        permit.spend();
+        // The walk starts by opening its root, so a root spelled otherwise is found at no cost to the exact one.
+        const searched = await atRealPath(context, root, (real) => search(input, context, real, permit, clock, searcher, codec, limits));
+        return searched.value;
       } finally {
         searcher?.close();
       }
@@ -112,13 +117,12 @@ async function search(
   input: SearchInput,
   context: ToolContext,
   root: WorkspacePath,
+  permit: Permit,
   clock: WalkClock,
   searcher: TextSearcher | undefined,
   codec: TextCodec,
   limits: WalkLimits,
 ) {
-  const permit = await context.authorize({ right: 'read', path: root, target: 'directory' });
-  permit.spend();
   const matches: (LineMatch & { path: string })[] = [];
   let filesSearched = 0;
   let partialFiles = 0;

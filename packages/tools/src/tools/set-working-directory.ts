@@ -1,6 +1,7 @@
 import { LibosError } from '@libos/core';
 import { z } from 'zod';
 import { assertResultFits } from '../result-bound.js';
+import { atRealPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { identityField, pathField } from './tool-fields.js';
 
@@ -17,13 +18,14 @@ export const setWorkingDirectory = defineTool({
   outputSchema: z.strictObject({ working_directory: identityField }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
-    const path = context.resolvePath(input.path);
-    const permit = await context.authorize({ right: 'read', path, target: 'directory' });
+    const asked = context.resolvePath(input.path);
+    const permit = await context.authorize({ right: 'read', path: asked, target: 'directory' });
     permit.spend();
-    const status = await context.provider.stat(path, { signal: context.signal });
-    if (status.kind === 'missing') {
-      throw new LibosError('not_found', `The directory "${path}" does not exist.`, { details: { path } });
-    }
+    const { path, value: status } = await atRealPath(context, asked, async (real) => {
+      const status = await context.provider.stat(real, { signal: context.signal });
+      if (status.kind === 'missing') throw new LibosError('not_found', `The directory "${real}" does not exist.`, { details: { path: real } });
+      return status;
+    });
     if (status.kind === 'symlink') {
       throw new LibosError('symlink_refused', `"${path}" is a symbolic link, which is never followed.`, { details: { path } });
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { creationPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { identityField, pathField } from './tool-fields.js';
 
@@ -23,9 +24,10 @@ export const writeDirectory = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
-    const path = context.resolvePath(input.path);
-    const permit = await context.authorize({ right: 'write', path, target: 'directory' });
+    const asked = context.resolvePath(input.path);
+    const permit = await context.authorize({ right: 'write', path: asked, target: 'directory' });
     permit.spend();
+    const path = await creationPath(context, asked);
     const { created } = await context.provider.makeDirectory(path, { parents: input.parents, existOk: input.exist_ok, signal: context.signal });
     return { path, created };
   },

@@ -3,6 +3,7 @@ import { assertValidNamespace, normalizeObjectName, type JsonValue } from '@libo
 import { z } from 'zod';
 import { landsLower } from '../authority/label-landing.js';
 import { resolveEncoding } from '../encodings/index.js';
+import { creationPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { encodingField, identityField, pathField } from './tool-fields.js';
 
@@ -56,8 +57,9 @@ export const writeObjectToFile = defineTool({
       });
     }
     permit.spend();
-    const { created } = await context.provider.writeFile(path, bytes, { overwrite: input.overwrite, signal: context.signal });
-    return { oid: object.oid, namespace, name, path, bytes_written: bytes.length, created };
+    const target = await creationPath(context, path);
+    const { created } = await context.provider.writeFile(target, bytes, { overwrite: input.overwrite, signal: context.signal });
+    return { oid: object.oid, namespace, name, path: target, bytes_written: bytes.length, created };
   },
 });
 

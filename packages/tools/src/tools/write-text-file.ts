@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolveEncoding } from '../encodings/index.js';
+import { creationPath } from '../names/at-real-path.js';
 import { defineTool } from '../tool-definition.js';
 import { encodingField, identityField, pathField, sha256Pattern } from './tool-fields.js';
 
@@ -34,9 +35,10 @@ export const writeTextFile = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
     const bytes = resolveEncoding(input.encoding).encode(input.content);
-    const path = context.resolvePath(input.path);
-    const permit = await context.authorize({ right: 'write', path, target: 'file', content: { bytes } });
+    const asked = context.resolvePath(input.path);
+    const permit = await context.authorize({ right: 'write', path: asked, target: 'file', content: { bytes } });
     permit.spend();
+    const path = await creationPath(context, asked);
     const { created } = await context.provider.writeFile(path, bytes, {
       overwrite: input.overwrite,
       signal: context.signal,
