@@ -1,8 +1,8 @@
 import { LibosError } from '@libos/core';
 import { changeVersion, setVersion } from './change-version.js';
-import type { RowHead } from './entry-rows.js';
-import type { OverlayContext } from './overlay-context.js';
-import type { ChangeTotals, ChangesOptions, ChangesResult, OverlayChange } from './overlay-types.js';
+import type { StoredHead } from '../state/entry-rows.js';
+import type { OverlayContext } from '../overlay-context.js';
+import type { ChangeTotals, ChangesOptions, ChangesResult, OverlayChange } from '../overlay-types.js';
 
 const HEAD =
   'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of';
@@ -10,7 +10,7 @@ const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 100_000;
 
 /** A person's view of one changed row. */
-export function changeOfRow(row: RowHead): OverlayChange {
+export function changeOfRow(row: StoredHead): OverlayChange {
   const base = row.base_kind === 'file' && row.base_sha256 !== null ? { sha256: row.base_sha256, size_bytes: row.base_size ?? 0 } : null;
   const current = row.kind === 'file' && row.sha256 !== null ? { sha256: row.sha256, size_bytes: row.size ?? 0 } : null;
   const kind = row.kind === 'file' ? 'file' : row.kind === 'directory' ? 'directory' : row.base_kind === 'directory' ? 'directory' : 'file';
@@ -39,7 +39,7 @@ export function listChanges(context: OverlayContext, options: ChangesOptions = {
   // One read transaction, so the page and the totals describe the same moment.
   return db.transaction(() => {
     const rows = db
-      .prepare<[string, number], RowHead>(
+      .prepare<[string, number], StoredHead>(
         `SELECT ${HEAD}
          FROM entries WHERE change IS NOT NULL AND path > ? ORDER BY path LIMIT ?`,
       )
@@ -52,10 +52,10 @@ export function listChanges(context: OverlayContext, options: ChangesOptions = {
     const totals: Record<keyof ChangeTotals, number> = { added: 0, modified: 0, deleted: 0, replaced: 0 };
     for (const { change, count } of counted) totals[change] = count;
     const page = rows.slice(0, limit);
-    const next = rows.length > limit ? encodeCursor((page.at(-1) as RowHead).path) : null;
+    const next = rows.length > limit ? encodeCursor((page.at(-1) as StoredHead).path) : null;
     // Only the first page hashes every change: a walk through all pages stays linear.
     const set =
-      after === undefined ? setVersion(db.prepare<[], RowHead>(`SELECT ${HEAD} FROM entries WHERE change IS NOT NULL ORDER BY path`).all()) : null;
+      after === undefined ? setVersion(db.prepare<[], StoredHead>(`SELECT ${HEAD} FROM entries WHERE change IS NOT NULL ORDER BY path`).all()) : null;
     return { changes: page.map(changeOfRow), totals, next_cursor: next, set_version: set };
   })();
 }

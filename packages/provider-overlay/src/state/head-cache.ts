@@ -1,3 +1,4 @@
+import type { WorkspacePath } from '@libos/core';
 import type Database from 'better-sqlite3';
 import type { RowHead } from './entry-rows.js';
 
@@ -7,7 +8,7 @@ const MOST_REMEMBERED = 8192;
 /** How the cache reads the rows table. */
 export interface HeadSource {
   /** The rows at each of `paths`. */
-  fetch(paths: readonly string[]): RowHead[];
+  fetch(paths: readonly WorkspacePath[]): RowHead[];
   /** Whether any row lies strictly below directory `path`. */
   anyBelow(path: string): boolean;
 }
@@ -35,7 +36,7 @@ export function createHeadCache(db: Database.Database, source: HeadSource) {
     rowsBelow.clear();
   };
   /** `prefixes`: the root's children down to one path, each the parent of the next. */
-  return (prefixes: readonly string[]): RowHead[] => {
+  return (prefixes: readonly WorkspacePath[]): RowHead[] => {
     const nowOwn = ownChanges.get() as number;
     const nowOthers = dataVersion.get() as number;
     if (nowOwn !== own || nowOthers !== others || known.size + emptyBelow.size + rowsBelow.size > MOST_REMEMBERED) {

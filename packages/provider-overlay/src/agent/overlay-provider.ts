@@ -3,7 +3,7 @@ import { overlayDeleteDirectory, overlayDeleteFile, overlayMakeDirectory, overla
 import { overlayAppendFile } from './overlay-append.js';
 import { overlayCopyFile } from './overlay-copy.js';
 import { listDirectoryMerged, overlayReadFile, overlayReadFileRange, overlayStat } from './overlay-reads.js';
-import type { OverlayContext } from './overlay-context.js';
+import type { OverlayContext } from '../overlay-context.js';
 
 /**
  * The agent's provider: reads see the overlay over the lower, every change lands in the overlay.

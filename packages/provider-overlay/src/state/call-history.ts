@@ -1,6 +1,7 @@
-import { LibosError } from '@libos/core';
+import { LibosError, type WorkspacePath } from '@libos/core';
 import type Database from 'better-sqlite3';
-import type { EntryRow, RowHead, RowStatements } from './entry-rows.js';
+import type { EntryRow, RowHead, RowStatements, StoredHead } from './entry-rows.js';
+import { decodeRow, decodeStatePath } from './state-path.js';
 
 /** Records one mutating call's row changes so `rewind` can put every row back as it was. */
 export interface CallEditor {
@@ -11,9 +12,9 @@ export interface CallEditor {
    * bytes after), so an append costs the state and the history what it appended, not the file.
    */
   append(before: RowHead, after: RowHead, bytes: Buffer): void;
-  remove(path: string): void;
+  remove(path: WorkspacePath): void;
   /** Removes every row strictly below `path`. */
-  removeBelow(path: string): void;
+  removeBelow(path: WorkspacePath): void;
 }
 
 interface UndoImage {
@@ -81,18 +82,20 @@ export function createHistory(db: Database.Database, rows: RowStatements) {
     rewindTo(seq: number): number {
       let undone = 0;
       for (const { seq: later } of callsAfter.all(seq)) {
-        for (const undo of undoOf.all(later)) {
-          const image = undo.image === null ? null : (JSON.parse(undo.image) as RowHead & { [PREFIX]?: number });
+        for (const stored of undoOf.all(later)) {
+          // A crafted image fails the whole rewind here, in its transaction: nothing is rewound.
+          const path = decodeStatePath(stored.path);
+          const image = stored.image === null ? null : decodeRow(JSON.parse(stored.image) as StoredHead & { [PREFIX]?: number });
           if (image !== null && image[PREFIX] !== undefined) {
             // Undone newest first: the row now is the one this append wrote, so its bytes are cut back.
             const { [PREFIX]: size, ...head } = image;
-            checkGrown(rows.head(undo.path), size, undo.path);
-            rows.truncate(undo.path, size);
+            checkGrown(rows.head(path), size, path);
+            rows.truncate(path, size);
             rows.putHead(head);
             continue;
           }
-          rows.remove(undo.path);
-          if (image !== null) rows.put({ ...image, content: undo.content });
+          rows.remove(path);
+          if (image !== null) rows.put({ ...image, content: stored.content });
         }
         dropUndo.run(later);
         dropCall.run(later);

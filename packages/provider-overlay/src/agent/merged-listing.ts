@@ -1,11 +1,11 @@
 import { compareCodePoints, type DirectoryEntry, type DirectoryListing, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
-import type { RowHead, RowStatements } from './entry-rows.js';
+import type { RowHead, RowStatements } from '../state/entry-rows.js';
 
 /** A listed entry for an overlay row (never a whiteout). */
 export function entryOfRow(row: RowHead): DirectoryEntry {
   return {
     name: row.name,
-    path: row.path as WorkspacePath,
+    path: row.path,
     kind: row.kind === 'file' ? 'file' : 'directory',
     sizeBytes: row.kind === 'file' ? row.size : null,
     modifiedAt: row.modified_at,

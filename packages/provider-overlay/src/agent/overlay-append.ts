@@ -1,8 +1,8 @@
 import { checkSignal, providerErrors, type AppendFileOptions, type FileAppend, type WorkspacePath } from '@libos/core';
-import type { RowHead } from './entry-rows.js';
-import { lowerManifestStore } from './manifest-store.js';
+import type { RowHead } from '../state/entry-rows.js';
+import { lowerManifestStore } from '../state/manifest-store.js';
 import { putParents, refuseLowerRules, toolOf } from './overlay-mutations.js';
-import { mutate, type OverlayContext } from './overlay-context.js';
+import { mutate, type OverlayContext } from '../overlay-context.js';
 import { MISSING_BASE, baseOfRow, fileRow, probePath, type Probe, type RecordedBase } from './probe-path.js';
 import { finish, hashLowerFile, hashStateOf, hasherFrom, type CarriedHash } from './row-bytes.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LibosError } from '@libos/core';
-import type { RowHead } from './entry-rows.js';
-import type { OverlayConflict } from './overlay-types.js';
+import type { StoredHead } from '../state/entry-rows.js';
+import type { OverlayConflict } from '../overlay-types.js';
 import { checkPaths } from './select-rows.js';
 
 /** 128 bits of SHA-256: no agent can make two versions of a change meet (2^64 tries for a collision). */
@@ -11,7 +11,7 @@ const SET = /^s-[0-9a-f]{32}$/u;
 
 /** The fields of a row that decide what an apply or a discard of it does. */
 type VersionedRow = Pick<
-  RowHead,
+  StoredHead,
   'path' | 'kind' | 'opaque' | 'sha256' | 'size' | 'base_kind' | 'base_sha256' | 'base_size' | 'base_files' | 'manifest_id' | 'change' | 'mode_of'
 >;
 
@@ -79,7 +79,7 @@ export function shownConflict(path: string, version: string | null): OverlayConf
 }
 
 /** Each path the person named that holds no change any more: it was shown as one, and is gone. */
-export function vanished(paths: readonly string[] | undefined, rows: readonly Pick<RowHead, 'path'>[]): OverlayConflict[] {
+export function vanished(paths: readonly string[] | undefined, rows: readonly Pick<StoredHead, 'path'>[]): OverlayConflict[] {
   return (checkPaths(paths) ?? [])
     .filter((path) => path !== '.' && !rows.some((row) => row.path === path || row.path.startsWith(`${path}/`)))
     .map((path) => shownConflict(path, null));

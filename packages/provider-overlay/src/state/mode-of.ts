@@ -1,4 +1,5 @@
 import { LibosError, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
+import { decodeStatePath } from './state-path.js';
 
 /**
  * What a row's `mode_of` says about its file's mode (docs/overlay.md, "Modes"): null, its own lower
@@ -16,12 +17,12 @@ export function explicitModeOf(mode: number): string {
   return `/${mode.toString(8)}`;
 }
 
-/** Reads a row's `mode_of`. */
+/** Reads a row's `mode_of`; a path no libOS call could have stored there is refused (`state-path.ts`). */
 export function readModeOf(value: string | null | undefined): ModeOf {
   if (value === null || value === undefined) return { kind: 'own' };
   if (value === '') return { kind: 'default' };
   if (value.startsWith('/')) return { kind: 'explicit', mode: Number.parseInt(value.slice(1), 8) };
-  return { kind: 'lower', path: value as WorkspacePath };
+  return { kind: 'lower', path: decodeStatePath(value) };
 }
 
 /** Owner-only: what an apply gives a file whose source's mode can no longer be read (never wider than it was). */
@@ -33,10 +34,10 @@ export const UNKNOWN_SOURCE_MODE = 0o600;
  * default); a source that is no longer a readable file gets owner-only bits.
  */
 export async function modeToApply(lower: FileSystemProviderV1, modeOf: string | null | undefined): Promise<number | undefined> {
-  const named = readModeOf(modeOf);
-  if (named.kind === 'explicit') return named.mode;
-  if (named.kind !== 'lower') return undefined;
   try {
+    const named = readModeOf(modeOf);
+    if (named.kind === 'explicit') return named.mode;
+    if (named.kind !== 'lower') return undefined;
     const status = await lower.stat(named.path);
     if (status.kind === 'file') return status.mode ?? undefined;
     return UNKNOWN_SOURCE_MODE;

@@ -11,8 +11,9 @@ import {
   sortManifest,
   type Expectation,
 } from './lower-cas.js';
-import type { ManifestEntry } from './lower-files.js';
-import type { OverlayConflict } from './overlay-types.js';
+import type { ManifestEntry } from '../agent/lower-files.js';
+import { pathBelow } from '../state/state-path.js';
+import type { OverlayConflict } from '../overlay-types.js';
 
 /** One entry of a deleted tree, in removal order (deepest first), with the name its file waits under. */
 interface TreeSlot {
@@ -26,7 +27,7 @@ interface TreeSlot {
 export function treeSlots(path: WorkspacePath, manifest: readonly ManifestEntry[], tag: string): TreeSlot[] {
   return [...sortManifest(manifest)].reverse().map((entry, index) => ({
     entry,
-    inner: `${path}/${entry.path}` as WorkspacePath,
+    inner: pathBelow(path, entry.path),
     aside: asideName(path, `${tag}-${index}`),
   }));
 }
@@ -137,7 +138,7 @@ export async function rewriteTree(
   await makeDirectoryIfFree(lower, path);
   let conflict: OverlayConflict | null = null;
   for (const entry of sortManifest(entries)) {
-    const inner = `${path}/${entry.path}` as WorkspacePath;
+    const inner = pathBelow(path, entry.path);
     if (entry.kind === 'directory') conflict = (await makeDirectoryIfFree(lower, inner)) ?? conflict;
     else if (entry.kind === 'file') {
       const seen = await observe(lower, inner);

@@ -11,11 +11,11 @@ import {
   type StatOptions,
   type WorkspacePath,
 } from '@libos/core';
-import type { RowHead } from './entry-rows.js';
+import type { RowHead } from '../state/entry-rows.js';
 import { locatePath } from './locate-path.js';
-import { readModeOf } from './mode-of.js';
+import { readModeOf } from '../state/mode-of.js';
 import { listMerged, listUpperOnly } from './merged-listing.js';
-import type { OverlayContext } from './overlay-context.js';
+import type { OverlayContext } from '../overlay-context.js';
 import { rowRange } from './row-bytes.js';
 
 /** `stat` in the agent's view. */
@@ -36,7 +36,7 @@ export async function overlayStat(context: OverlayContext, path: WorkspacePath, 
 async function rowMode(context: OverlayContext, row: RowHead, options: StatOptions): Promise<number | null | undefined> {
   const named = readModeOf(row.mode_of);
   if (named.kind === 'explicit') return named.mode;
-  const lowerPath = named.kind === 'lower' ? named.path : named.kind === 'own' && row.base_kind === 'file' ? (row.path as WorkspacePath) : undefined;
+  const lowerPath = named.kind === 'lower' ? named.path : named.kind === 'own' && row.base_kind === 'file' ? row.path : undefined;
   if (lowerPath === undefined) return undefined;
   // A source a person removed or replaced since leaves the mode unknown; the file itself is still there.
   const status = await context.lower.stat(lowerPath, options).catch(() => undefined);

@@ -1,8 +1,8 @@
 import { LibosError, type WorkspacePath } from '@libos/core';
 import { createSHA256, type IHasher } from 'hash-wasm';
-import type { EntryRow, RowHead } from './entry-rows.js';
+import type { EntryRow, RowHead } from '../state/entry-rows.js';
 import { readWhole, sha256Hex } from './lower-files.js';
-import type { OverlayContext } from './overlay-context.js';
+import type { OverlayContext } from '../overlay-context.js';
 
 /** How much of a file one step of a streamed hash reads: the event loop runs between steps. */
 const CHUNK_BYTES = 1 << 20;
@@ -86,7 +86,7 @@ export async function hashStateOf(context: OverlayContext, row: RowHead, signal?
   const hasher = await hasherFrom(null);
   const lowerBytes = row.lower_bytes ?? 0;
   if (lowerBytes > 0) {
-    const path = row.path as WorkspacePath;
+    const path = row.path;
     const base = await hasherFrom(null);
     const both = (data: Uint8Array): void => {
       hasher.update(data);
@@ -111,7 +111,7 @@ export async function wholeBytes(context: OverlayContext, row: EntryRow, signal?
   const stored = row.content ?? Buffer.alloc(0);
   const lowerBytes = row.lower_bytes ?? 0;
   if (lowerBytes === 0) return new Uint8Array(stored);
-  const path = row.path as WorkspacePath;
+  const path = row.path;
   const base = await fromBase(path, () => readWhole(context.lower, path, lowerBytes, signal));
   if (base.length !== lowerBytes || sha256Hex(base) !== row.base_sha256) throw baseMoved(path);
   const whole = new Uint8Array(base.length + stored.length);
@@ -129,7 +129,7 @@ export async function rowRange(context: OverlayContext, row: RowHead, start: num
   const lowerBytes = row.lower_bytes ?? 0;
   const parts: Uint8Array[] = [];
   if (start < lowerBytes && end > start) {
-    const path = row.path as WorkspacePath;
+    const path = row.path;
     const upTo = Math.min(end, lowerBytes);
     const { readFileRange } = context.lower;
     let bytes: Uint8Array;

@@ -1,8 +1,8 @@
 import { LibosError } from '@libos/core';
 import { loadJournal, markApply, markItem, restoreRow } from './apply-journal.js';
 import { backward, settlePut, showsBefore } from './apply-steps.js';
-import type { OverlayContext } from './overlay-context.js';
-import type { LastApply, OverlayConflict, UndoApplyResult } from './overlay-types.js';
+import type { OverlayContext } from '../overlay-context.js';
+import type { LastApply, OverlayConflict, UndoApplyResult } from '../overlay-types.js';
 
 /**
  * Puts back on disk what apply `applyId` replaced, newest step first, each by compare-and-swap
@@ -23,6 +23,8 @@ export async function undoApply(context: OverlayContext, applyId: string): Promi
   const conflicts: OverlayConflict[] = [];
   for (const item of loadJournal(context, applyId).reverse()) {
     if (item.state !== 'done') continue;
+    // A done step at a path no libOS call could have stored is a crafted journal: nothing is undone.
+    if ('refusal' in item) throw item.refusal;
     // An undo cut short may have left the agent's file aside: it is finished first.
     await settlePut(context.lower, item.data);
     const conflict = (await showsBefore(context.lower, item.data)) ? null : await backward(context.lower, item.data, false);

@@ -1,5 +1,5 @@
-import type { OverlayContext } from './overlay-context.js';
-import type { RecordedBase } from './probe-path.js';
+import type { OverlayContext } from '../overlay-context.js';
+import type { RecordedBase } from '../agent/probe-path.js';
 
 /**
  * Stores a base's directory manifest (inside the caller's transaction) and returns the base with

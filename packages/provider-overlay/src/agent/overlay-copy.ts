@@ -1,6 +1,6 @@
 import { checkSignal, providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
 import { putTransfer, refuseLowerRules, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
-import { mutate, type OverlayContext } from './overlay-context.js';
+import { mutate, type OverlayContext } from '../overlay-context.js';
 import { lowerBase, probePath } from './probe-path.js';
 
 /**

@@ -1,24 +1,20 @@
-import { LibosError, isGitAlias, parseCanonicalPath, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
+import { LibosError, isRootPath, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
+import { readStatePath } from '../state/state-path.js';
 
 /**
  * Why the lower may not be asked to change `path`, a path read back from the state file; null when
  * it may. The state is a file on disk, so its paths are judged again as the agent's were: core's
- * canonical form (no `..`, no `.git` alias, no empty or oversized component), then the lower's own
- * naming rules (`checkPath`), as if the change were being made now.
+ * canonical form (`readStatePath`, already passed to make a WorkspacePath), never the root, then
+ * the lower's own naming rules (`checkPath`), as if the change were being made now.
  */
-export function refusalOf(lower: FileSystemProviderV1, path: string): LibosError | null {
-  if (parseCanonicalPath(path) !== path || path === '.') {
-    const git = path.split('/').some(isGitAlias);
-    return new LibosError(
-      git ? 'protected_path' : 'invalid_path',
-      `The overlay state names '${path.slice(0, 200)}', which is not a path the workspace may change.`,
-      {
-        details: { path: path.slice(0, 200), reason: 'state_path_refused' },
-      },
-    );
+export function refusalOf(lower: FileSystemProviderV1, path: WorkspacePath): LibosError | null {
+  if (isRootPath(path)) {
+    return new LibosError('invalid_path', "The overlay state names '.', which is not a path the workspace may change.", {
+      details: { path, reason: 'state_path_refused' },
+    });
   }
   try {
-    lower.checkPath?.(path as WorkspacePath, { creates: true });
+    lower.checkPath?.(path, { creates: true });
     return null;
   } catch (error) {
     if (LibosError.is(error)) return error;
@@ -26,8 +22,14 @@ export function refusalOf(lower: FileSystemProviderV1, path: string): LibosError
   }
 }
 
+/** `refusalOf` for a path as stored: its decoding's refusal, or the lower's. */
+export function storedRefusalOf(lower: FileSystemProviderV1, stored: string): LibosError | null {
+  const path = readStatePath(stored);
+  return path instanceof LibosError ? path : refusalOf(lower, path);
+}
+
 function guard(lower: FileSystemProviderV1, path: WorkspacePath): void {
-  const refusal = refusalOf(lower, path);
+  const refusal = storedRefusalOf(lower, path);
   if (refusal !== null) throw refusal;
 }
 

@@ -1,11 +1,12 @@
 import { LibosError, escapeForDisplay, unifiedDiffLines, utf8ByteLength, type WorkspacePath } from '@libos/core';
 import { changeVersion, setVersion } from './change-version.js';
-import type { EntryRow } from './entry-rows.js';
-import { readWhole, sha256Hex } from './lower-files.js';
-import { readManifest } from './manifest-store.js';
-import type { OverlayContext } from './overlay-context.js';
-import type { DiffOptions, DiffResult } from './overlay-types.js';
+import type { EntryRow } from '../state/entry-rows.js';
+import { readWhole, sha256Hex } from '../agent/lower-files.js';
+import { readManifest } from '../state/manifest-store.js';
+import type { OverlayContext } from '../overlay-context.js';
+import type { DiffOptions, DiffResult } from '../overlay-types.js';
 import { landingRows } from './select-rows.js';
+import { pathBelow, readStatePath } from '../state/state-path.js';
 
 const DEFAULT_MAX_BYTES = 1 << 20;
 const strict = new TextDecoder('utf-8', { fatal: true });
@@ -49,7 +50,13 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
   const versions: { path: string; version: string }[] = [];
   let moved = false;
   for (const head of heads) {
-    const row = context.rows.get(head.path);
+    const path = readStatePath(head.path);
+    if (path instanceof LibosError) {
+      // A crafted state's row is named, never read from the lower: apply refuses it (`refused_path`).
+      if (!emit([`# refused: ${escapeForDisplay(head.path)} is not a path the workspace may change; apply leaves it`])) break;
+      continue;
+    }
+    const row = context.rows.get(path);
     // A row that moved after the selection was read is shown as it is now, but no set version is given.
     if (row === undefined || changeVersion(row) !== changeVersion(head)) moved = true;
     if (row === undefined || row.change === null) continue;
@@ -62,7 +69,7 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
 }
 
 async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: readonly string[]) => boolean): Promise<boolean> {
-  const path = row.path as WorkspacePath;
+  const { path } = row;
   const stored: Side = row.kind === 'file' ? new Uint8Array(row.content ?? Buffer.alloc(0)) : null;
   const current: Side = (row.lower_bytes ?? 0) === 0 ? stored : null;
   if (row.base_kind === 'directory' && row.manifest_id !== null) {
@@ -70,7 +77,7 @@ async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: rea
       return false;
     for (const entry of readManifest(context, row.manifest_id)) {
       if (entry.kind !== 'file') continue;
-      const inner = `${path}/${entry.path}` as WorkspacePath;
+      const inner = pathBelow(path, entry.path);
       const bytes = await lowerBytes(context, inner);
       if (!emit(fileDiff(inner, bytes, null, entry.sha256 !== null && bytes !== null && sha256Hex(bytes) !== entry.sha256))) return false;
     }

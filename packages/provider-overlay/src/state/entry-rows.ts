@@ -1,6 +1,7 @@
 import type { WorkspacePath } from '@libos/core';
 import type Database from 'better-sqlite3';
 import { createHeadCache } from './head-cache.js';
+import { decodeRow, decodeStatePath } from './state-path.js';
 
 /** What the agent made at a path: a file, a directory, or a whiteout that hides the lower entry. */
 export type RowKind = 'file' | 'directory' | 'whiteout';
@@ -13,7 +14,7 @@ export type ChangeKind = 'added' | 'modified' | 'deleted' | 'replaced';
 
 /** One overlay row: what the agent sees at `path`, and the base it was made from. */
 export interface EntryRow {
-  readonly path: string;
+  readonly path: WorkspacePath;
   readonly parent: string;
   readonly name: string;
   readonly kind: RowKind;
@@ -50,6 +51,9 @@ export interface EntryRow {
 /** A row without its bytes, for listings and change lists. */
 export type RowHead = Omit<EntryRow, 'content'>;
 
+/** A row head as SQLite gives it back, its path not yet decoded (`state-path.ts`). */
+export type StoredHead = Omit<RowHead, 'path'> & { readonly path: string };
+
 const HEAD =
   'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of, lower_bytes, hash_state';
 
@@ -65,7 +69,7 @@ export function changeOf(row: Pick<EntryRow, 'kind' | 'sha256' | 'base_kind' | '
 
 /** Prepared statements over the rows table; every method is synchronous, so a caller's transaction spans it. */
 export function createRowStatements(db: Database.Database) {
-  const head = db.prepare<[string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path = ?`);
+  const head = db.prepare<[string], StoredHead>(`SELECT ${HEAD} FROM entries WHERE path = ?`);
   const segmentsOf = db.prepare<[string], { bytes: Buffer }>('SELECT bytes FROM segments WHERE path = ? ORDER BY start');
   // The pieces of [from, to) held in segments: from the segment that holds `from` on, each cut by SQLite.
   const pieces = db.prepare<{ path: string; from: number; to: number }, { start: number; piece: Buffer }>(
@@ -86,19 +90,24 @@ export function createRowStatements(db: Database.Database) {
   );
   const remove = db.prepare<[string]>('DELETE FROM entries WHERE path = ?');
   // Every descendant of P sorts in [P + '/', P + '0'): '0' is the code point after '/'.
-  const under = db.prepare<[string, string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path >= ? AND path < ? ORDER BY path`);
+  const under = db.prepare<[string, string], StoredHead>(`SELECT ${HEAD} FROM entries WHERE path >= ? AND path < ? ORDER BY path`);
   const removeUnder = db.prepare<[string, string]>('DELETE FROM entries WHERE path >= ? AND path < ?');
   const removeSegmentsUnder = db.prepare<[string, string]>('DELETE FROM segments WHERE path >= ? AND path < ?');
-  const children = db.prepare<[string, string], RowHead>(`SELECT ${HEAD} FROM entries WHERE parent = ? AND name > ? ORDER BY name`);
+  const children = db.prepare<[string, string], StoredHead>(`SELECT ${HEAD} FROM entries WHERE parent = ? AND name > ? ORDER BY name`);
   // One statement for any depth: the prefixes travel as one JSON array.
-  const headsIn = db.prepare<[string], RowHead>(`SELECT ${HEAD} FROM entries WHERE path IN (SELECT value FROM json_each(?))`);
+  const headsIn = db.prepare<[string], StoredHead>(`SELECT ${HEAD} FROM entries WHERE path IN (SELECT value FROM json_each(?))`);
   const anyUnder = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM entries WHERE path >= ? AND path < ? LIMIT 1');
   const range = (path: string): [string, string] => (path === '.' ? ['', '\u{10FFFF}'] : [`${path}/`, `${path}0`]);
   const heads = createHeadCache(db, {
     fetch(paths) {
-      if (paths.length !== 1) return headsIn.all(JSON.stringify(paths));
-      const row = head.get(paths[0] as string);
-      return row === undefined ? [] : [row];
+      // Each row is at one of the paths asked for: it is given that path, already a WorkspacePath.
+      const only = paths.length === 1 ? paths[0] : undefined;
+      if (only !== undefined) {
+        const row = head.get(only);
+        return row === undefined ? [] : [{ ...row, path: only }];
+      }
+      const asked = new Map<string, WorkspacePath>(paths.map((path) => [path, path]));
+      return headsIn.all(JSON.stringify(paths)).map((row) => ({ ...row, path: asked.get(row.path) ?? decodeStatePath(row.path) }));
     },
     anyBelow: (path) => anyUnder.get(...range(path)) !== undefined,
   });
@@ -118,13 +127,16 @@ export function createRowStatements(db: Database.Database) {
   };
   return {
     /** The row with the bytes the overlay holds for it (all of a file's, or those after `lower_bytes`). */
-    get: (path: string): EntryRow | undefined => {
+    get: (path: WorkspacePath): EntryRow | undefined => {
       const found = head.get(path);
-      return found === undefined ? undefined : withContent(found);
+      return found === undefined ? undefined : withContent({ ...found, path });
     },
-    head: (path: string): RowHead | undefined => head.get(path),
+    head(path: WorkspacePath): RowHead | undefined {
+      const found = head.get(path);
+      return found === undefined ? undefined : { ...found, path };
+    },
     /** The rows at each of `paths` (ancestors of one path): remembered while the state is unchanged, else one query. */
-    heads: (paths: readonly string[]): RowHead[] => (paths.length === 0 ? [] : heads(paths)),
+    heads: (paths: readonly WorkspacePath[]): RowHead[] => (paths.length === 0 ? [] : heads(paths)),
     /** The bytes of a file row from offset `from` to `to` that the overlay holds (both at or past `lower_bytes`). */
     stored(path: string, from: number, to: number): Buffer {
       if (to <= from) return Buffer.alloc(0);
@@ -154,13 +166,15 @@ export function createRowStatements(db: Database.Database) {
       dropSegments.run(path);
     },
     /** Every row strictly below `path`, in path order. */
-    below: (path: string): EntryRow[] => under.all(...range(path)).map(withContent),
+    below: (path: WorkspacePath): EntryRow[] => under.all(...range(path)).map((row) => withContent(decodeRow(row))),
     removeBelow(path: string): void {
       removeUnder.run(...range(path));
       removeSegmentsUnder.run(...range(path));
     },
     /** Child rows of `parent` with names after `after`, in name order, read lazily. */
-    children: (parent: WorkspacePath | string, after = ''): IterableIterator<RowHead> => children.iterate(parent, after),
+    *children(parent: WorkspacePath, after = ''): IterableIterator<RowHead> {
+      for (const row of children.iterate(parent, after)) yield decodeRow(row);
+    },
   };
 }
 

@@ -1,18 +1,19 @@
-import { LibosError, type WorkspacePath } from '@libos/core';
+import { LibosError } from '@libos/core';
 import { beforeOf, forward, returnBase, type StepData, type StepPlan } from './apply-steps.js';
 import { activeApplies, journalApply, markApply, markItem, newApplyId, settleRow, type JournalItem } from './apply-journal.js';
 import { finishCommit, rollBack } from './recover-apply.js';
 import { changeVersion, checkShown, holdsToShown, setVersion, shownConflict, vanished } from './change-version.js';
-import type { EntryRow } from './entry-rows.js';
-import { prefixesOf } from './locate-path.js';
+import type { EntryRow } from '../state/entry-rows.js';
+import { prefixesOf } from '../agent/locate-path.js';
 import { conflictOf, holds, observe, type Observed } from './lower-cas.js';
-import { lowerManifest, type ManifestEntry } from './lower-files.js';
-import { readManifest } from './manifest-store.js';
-import type { OverlayContext } from './overlay-context.js';
-import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types.js';
-import { modeToApply } from './mode-of.js';
+import { lowerManifest, type ManifestEntry } from '../agent/lower-files.js';
+import { readManifest } from '../state/manifest-store.js';
+import type { OverlayContext } from '../overlay-context.js';
+import type { ApplyOptions, ApplyResult, OverlayConflict } from '../overlay-types.js';
+import { modeToApply } from '../state/mode-of.js';
 import { landingRows } from './select-rows.js';
 import { refusalOf } from './state-path-guard.js';
+import { readStatePath } from '../state/state-path.js';
 
 /**
  * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
@@ -35,7 +36,16 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const blocked = new Set<string>();
   const replacedFiles = new Set<string>();
   for (const head of rows) {
-    const row = context.rows.get(head.path);
+    // The one decoding of the stored path: a path the rules refuse (a crafted state, a name the
+    // lower reserves) is one conflict, before any lower call.
+    const path = readStatePath(head.path);
+    const refusal = path instanceof LibosError ? path : refusalOf(context.lower, path);
+    if (refusal !== null || path instanceof LibosError) {
+      conflicts.push({ path: head.path, reason: 'refused_path', expected_sha256: null, actual_sha256: null });
+      blocked.add(head.path);
+      continue;
+    }
+    const row = context.rows.get(path);
     const version = row === undefined || row.change === null ? null : changeVersion(row);
     if (holding && (version === null || version !== changeVersion(head) || (shown.changes !== undefined && !shown.changes.has(version)))) {
       // Moved since the set was read, or not a version the person named: nothing of it lands.
@@ -45,19 +55,13 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       continue;
     }
     if (row === undefined) continue;
-    // A path the rules refuse (a crafted state, a name the lower reserves) is one conflict, before any lower call.
-    if (refusalOf(context.lower, head.path) !== null) {
-      conflicts.push({ path: head.path, reason: 'refused_path', expected_sha256: null, actual_sha256: null });
-      blocked.add(head.path);
-      continue;
-    }
     const data = await prepareStep(context, row, `${applyId.slice(6)}-${items.length + conflicts.length}`);
-    const above = prefixesOf(row.path as WorkspacePath).filter((prefix) => prefix !== row.path);
+    const above = prefixesOf(path).filter((prefix) => prefix !== path);
     const parentBlocked = above.some((prefix) => blocked.has(prefix));
     // Below a file this apply replaces by a directory nothing can stand yet: that file's own check covers it.
     const underFile = above.some((prefix) => replacedFiles.has(prefix));
-    const seen: Observed = underFile ? { kind: 'missing' } : await observe(context.lower, row.path as WorkspacePath);
-    if (parentBlocked || !(await holds(context.lower, row.path as WorkspacePath, beforeOf(data), seen))) {
+    const seen: Observed = underFile ? { kind: 'missing' } : await observe(context.lower, path);
+    if (parentBlocked || !(await holds(context.lower, path, beforeOf(data), seen))) {
       conflicts.push(conflictOf(row.path, beforeOf(data), seen));
       blocked.add(row.path);
       continue;
@@ -94,9 +98,9 @@ async function runSteps(
   const done: JournalItem[] = [];
   for (const item of items) {
     const path = item.data.plan.path;
-    const parentFailed = prefixesOf(path as WorkspacePath).some((prefix) => prefix !== path && failed.has(prefix));
+    const parentFailed = prefixesOf(path).some((prefix) => prefix !== path && failed.has(prefix));
     const conflict = parentFailed
-      ? conflictOf(path, beforeOf(item.data), await observe(context.lower, path as WorkspacePath))
+      ? conflictOf(path, beforeOf(item.data), await observe(context.lower, path))
       : await forward(context.lower, item.data, mode === 'all_or_nothing');
     if (conflict !== null) {
       conflicts.push(conflict);
@@ -161,10 +165,10 @@ async function prepareStep(context: OverlayContext, row: EntryRow, tag: string):
   if (base.kind === 'directory') {
     const recorded = readManifest(context, base.manifest_id) as ManifestEntry[];
     beforeTree = recorded;
-    const seen = await observe(context.lower, row.path as WorkspacePath);
+    const seen = await observe(context.lower, row.path);
     if (seen.kind === 'directory') {
       // Keep the bytes now, so an undo can put the directory back; they must match the manifest.
-      const fresh = await lowerManifest(context.lower, row.path as WorkspacePath, { keepBytes: true });
+      const fresh = await lowerManifest(context.lower, row.path, { keepBytes: true });
       const bytesBy = new Map(fresh.map((entry) => [entry.path, entry]));
       beforeTree = recorded.map((entry) => {
         const found = bytesBy.get(entry.path);

@@ -1,8 +1,8 @@
-import { LibosError, baseName, parentPath, providerErrors, type EntryKind, type WorkspacePath } from '@libos/core';
-import type { BaseKind, EntryRow, RowHead } from './entry-rows.js';
+import { LibosError, baseName, parentPath, parseCanonicalPath, providerErrors, type EntryKind, type WorkspacePath } from '@libos/core';
+import type { BaseKind, EntryRow, RowHead } from '../state/entry-rows.js';
 import { locatePath, prefixesOf } from './locate-path.js';
 import { lowerManifest, readWhole, sha256Hex } from './lower-files.js';
-import type { OverlayContext } from './overlay-context.js';
+import type { OverlayContext } from '../overlay-context.js';
 
 /** What a mutation observed at its path before deciding. */
 export interface Probe {
@@ -50,7 +50,7 @@ export async function probePath(context: OverlayContext, path: WorkspacePath, si
 function missingAncestor(error: unknown): WorkspacePath | undefined {
   if (!LibosError.is(error, 'not_found') || error.details?.reason !== undefined) return undefined;
   const missing = error.details?.missing ?? error.details?.path;
-  return typeof missing === 'string' ? (missing as WorkspacePath) : undefined;
+  return typeof missing === 'string' ? (parseCanonicalPath(missing) ?? undefined) : undefined;
 }
 
 /** The base a first change of a lower entry records: its hash and size, or its manifest. */

@@ -1,7 +1,7 @@
-import { compareCodePoints } from '@libos/core';
+import { ROOT_PATH, compareCodePoints, isRootPath } from '@libos/core';
 import { changeVersion, checkShown, holdsToShown, setVersion, shownConflict, vanished } from './change-version.js';
-import type { OverlayContext } from './overlay-context.js';
-import type { DiscardOptions, DiscardResult, OverlayConflict } from './overlay-types.js';
+import type { OverlayContext } from '../overlay-context.js';
+import type { DiscardOptions, DiscardResult, OverlayConflict } from '../overlay-types.js';
 import { checkPaths, landingRows, selectedRows } from './select-rows.js';
 
 /**
@@ -18,7 +18,7 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
       const now = setVersion(landingRows(context, checked));
       if (now !== shown.set) return { discarded: [], conflicts: [shownConflict('.', now)] };
     }
-    const targets = checked === undefined || checked.includes('.') ? ['.'] : checked;
+    const targets = checked === undefined || checked.some(isRootPath) ? [ROOT_PATH] : checked;
     const discarded: string[] = [];
     const conflicts: OverlayConflict[] = [];
     for (const target of targets) {

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { EntryRow, RowHead } from './entry-rows.js';
-import type { ManifestEntry } from './lower-files.js';
-import { lowerManifestStore } from './manifest-store.js';
-import type { OverlayContext } from './overlay-context.js';
+import { LibosError } from '@libos/core';
+import type { EntryRow, StoredHead } from '../state/entry-rows.js';
+import { decodeRow, readStatePath } from '../state/state-path.js';
+import type { ManifestEntry } from '../agent/lower-files.js';
+import { lowerManifestStore } from '../state/manifest-store.js';
+import type { OverlayContext } from '../overlay-context.js';
 import type { StepData, StepPlan } from './apply-steps.js';
 
 /** Applies in flight in this process, so recovery never takes over a live one. */
@@ -15,6 +17,13 @@ export interface JournalItem {
   readonly data: StepData;
   /** The overlay row the step came from, to take out on success and put back on undo. */
   readonly row: EntryRow;
+}
+
+/** A journaled step whose path no libOS call could have stored (a crafted journal): settled without asking the lower. */
+export interface RefusedItem {
+  readonly ord: number;
+  readonly state: JournalItem['state'];
+  readonly refusal: LibosError;
 }
 
 /** A fresh apply id. */
@@ -57,7 +66,7 @@ export function journalApply(context: OverlayContext, applyId: string, mode: str
 }
 
 /** The steps of an apply, in order. */
-export function loadJournal(context: OverlayContext, applyId: string): JournalItem[] {
+export function loadJournal(context: OverlayContext, applyId: string): Array<JournalItem | RefusedItem> {
   const { db } = context.state;
   const items = db
     .prepare<
@@ -76,26 +85,32 @@ export function loadJournal(context: OverlayContext, applyId: string): JournalIt
   const tree = db.prepare<[string, number], { path: string; kind: string; content: Buffer | null }>(
     'SELECT path, kind, content FROM apply_tree WHERE apply_id = ? AND ord = ?',
   );
-  return items.map((item) => ({
-    ord: item.ord,
-    state: item.state,
-    row: { ...(JSON.parse(item.row_image) as RowHead), content: item.row_content },
-    data: {
-      plan: JSON.parse(item.plan) as StepPlan,
-      newBytes: item.new_content === null ? null : new Uint8Array(item.new_content),
-      beforeBytes: item.before_content === null ? null : new Uint8Array(item.before_content),
-      beforeTree: tree.all(applyId, item.ord).map((node): ManifestEntry => {
-        const meta = JSON.parse(node.kind) as { kind: ManifestEntry['kind']; sha256: string | null; size: number | null };
-        return {
-          path: node.path,
-          kind: meta.kind,
-          sha256: meta.sha256,
-          size: meta.size,
-          ...(node.content === null ? {} : { bytes: new Uint8Array(node.content) }),
-        };
-      }),
-    },
-  }));
+  return items.map((item): JournalItem | RefusedItem => {
+    // The one decoding of a journaled path: the plan's, which its row image shares.
+    const stored = JSON.parse(item.plan) as Omit<StepPlan, 'path'> & { readonly path: string };
+    const path = readStatePath(stored.path);
+    if (path instanceof LibosError) return { ord: item.ord, state: item.state, refusal: path };
+    return {
+      ord: item.ord,
+      state: item.state,
+      row: { ...decodeRow(JSON.parse(item.row_image) as StoredHead), content: item.row_content },
+      data: {
+        plan: { ...stored, path },
+        newBytes: item.new_content === null ? null : new Uint8Array(item.new_content),
+        beforeBytes: item.before_content === null ? null : new Uint8Array(item.before_content),
+        beforeTree: tree.all(applyId, item.ord).map((node): ManifestEntry => {
+          const meta = JSON.parse(node.kind) as { kind: ManifestEntry['kind']; sha256: string | null; size: number | null };
+          return {
+            path: node.path,
+            kind: meta.kind,
+            sha256: meta.sha256,
+            size: meta.size,
+            ...(node.content === null ? {} : { bytes: new Uint8Array(node.content) }),
+          };
+        }),
+      },
+    };
+  });
 }
 
 /** Marks one step, in the caller's transaction. */

@@ -1,6 +1,6 @@
-import { LibosError, childPath, parentPath, baseName, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
-import { lowerManifest, readWhole, sameManifest, sha256Hex, type ManifestEntry } from './lower-files.js';
-import type { ConflictReason, OverlayConflict } from './overlay-types.js';
+import { LibosError, ROOT_PATH, childPath, parentPath, baseName, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
+import { lowerManifest, readWhole, sameManifest, sha256Hex, type ManifestEntry } from '../agent/lower-files.js';
+import type { ConflictReason, OverlayConflict } from '../overlay-types.js';
 
 /** What the lower holds at a path, observed through its own calls. */
 export type Observed =
@@ -108,7 +108,7 @@ export async function casWrite(
 
 /** A name beside `path` that only this apply step uses. */
 export function asideName(path: WorkspacePath, tag: string): WorkspacePath {
-  const parent = parentPath(path) ?? ('.' as WorkspacePath);
+  const parent = parentPath(path) ?? ROOT_PATH;
   return childPath(parent, `.libos-overlay-${tag}-${baseName(path).slice(0, 120)}`);
 }
 

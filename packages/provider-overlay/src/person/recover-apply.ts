@@ -1,10 +1,10 @@
-import type { WorkspacePath } from '@libos/core';
-import { activeApplies, loadJournal, markApply, markItem, settleRow, type JournalItem } from './apply-journal.js';
+import { activeApplies, loadJournal, markApply, markItem, settleRow, type JournalItem, type RefusedItem } from './apply-journal.js';
 import { backward, dropBase, returnBase, settlePut, showsAfter, showsBefore, type StepData } from './apply-steps.js';
 import { makeDirectoryIfFree } from './delete-tree.js';
 import { casWrite, observe, sortManifest } from './lower-cas.js';
-import type { OverlayContext } from './overlay-context.js';
+import type { OverlayContext } from '../overlay-context.js';
 import { refusalOf } from './state-path-guard.js';
+import { pathBelow } from '../state/state-path.js';
 
 /**
  * Puts back, newest first, what the done steps of an all-or-nothing apply changed, from the bases
@@ -63,7 +63,7 @@ export async function recoverApplies(context: OverlayContext): Promise<void> {
         await finishCommit(
           context,
           apply.apply_id,
-          items.filter((item) => item.state === 'done'),
+          items.filter((item): item is JournalItem => !('refusal' in item) && item.state === 'done'),
         );
       else if (apply.mode === 'all_or_nothing') await recoverAllOrNothing(context, apply.apply_id, items);
       else await recoverPerFile(context, apply.apply_id, items);
@@ -73,7 +73,7 @@ export async function recoverApplies(context: OverlayContext): Promise<void> {
   }
 }
 
-async function recoverPerFile(context: OverlayContext, applyId: string, items: readonly JournalItem[]): Promise<void> {
+async function recoverPerFile(context: OverlayContext, applyId: string, items: ReadonlyArray<JournalItem | RefusedItem>): Promise<void> {
   for (const item of items) {
     if (item.state !== 'planned') continue;
     if (refused(context, item)) {
@@ -83,7 +83,7 @@ async function recoverPerFile(context: OverlayContext, applyId: string, items: r
     // A removal cut short puts back what it had moved aside; the step is then judged as it stands. A
     // directory is gone only once all of it is (its files wait aside until then): those go for good.
     const { base } = item.data.plan;
-    const treeGone = base.kind === 'directory' && (await observe(context.lower, item.data.plan.path as WorkspacePath)).kind !== 'directory';
+    const treeGone = base.kind === 'directory' && (await observe(context.lower, item.data.plan.path)).kind !== 'directory';
     if (treeGone) await dropBase(context.lower, item.data);
     else await returnBase(context.lower, item.data);
     let state: JournalItem['state'];
@@ -104,7 +104,7 @@ async function recoverPerFile(context: OverlayContext, applyId: string, items: r
 // Between "base removed" and "new entry put": the base is gone for good, so the put is finished; a
 // directory whose files all went back but some of its directories not gets those again.
 async function finishOrRestore(context: OverlayContext, data: StepData): Promise<JournalItem['state']> {
-  const path = data.plan.path as WorkspacePath;
+  const path = data.plan.path;
   const seen = await observe(context.lower, path);
   const { put, base } = data.plan;
   if (seen.kind === 'missing' && base.kind !== 'missing' && put !== null) {
@@ -113,13 +113,13 @@ async function finishOrRestore(context: OverlayContext, data: StepData): Promise
   }
   if (base.kind === 'directory' && seen.kind === 'directory') {
     for (const entry of sortManifest(data.beforeTree))
-      if (entry.kind === 'directory') await makeDirectoryIfFree(context.lower, `${path}/${entry.path}` as WorkspacePath);
+      if (entry.kind === 'directory') await makeDirectoryIfFree(context.lower, pathBelow(path, entry.path));
     return (await showsBefore(context.lower, data)) ? 'skipped' : 'conflict';
   }
   return 'conflict';
 }
 
-async function recoverAllOrNothing(context: OverlayContext, applyId: string, items: readonly JournalItem[]): Promise<void> {
+async function recoverAllOrNothing(context: OverlayContext, applyId: string, items: ReadonlyArray<JournalItem | RefusedItem>): Promise<void> {
   for (const item of [...items].reverse()) {
     if (item.state !== 'planned' && item.state !== 'done') continue;
     if (refused(context, item)) {
@@ -137,6 +137,6 @@ async function recoverAllOrNothing(context: OverlayContext, applyId: string, ite
 
 // A journal is read back from the state file: a step at a path the rules refuse (a crafted journal)
 // was never this overlay's, and is settled without asking the lower anything.
-function refused(context: OverlayContext, item: JournalItem): boolean {
-  return refusalOf(context.lower, item.data.plan.path) !== null;
+function refused(context: OverlayContext, item: JournalItem | RefusedItem): item is RefusedItem {
+  return 'refusal' in item || refusalOf(context.lower, item.data.plan.path) !== null;
 }

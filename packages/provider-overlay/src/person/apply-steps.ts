@@ -12,12 +12,12 @@ import {
   settleAside,
   type Expectation,
 } from './lower-cas.js';
-import type { ManifestEntry } from './lower-files.js';
-import type { OverlayConflict } from './overlay-types.js';
+import type { ManifestEntry } from '../agent/lower-files.js';
+import type { OverlayConflict } from '../overlay-types.js';
 
 /** What one apply step changes on disk: remove the base (if any), then put the agent's entry (if any). */
 export interface StepPlan {
-  readonly path: string;
+  readonly path: WorkspacePath;
   /** What the lower held when the change was made. */
   readonly base:
     | { readonly kind: 'file'; readonly sha256: string; readonly mode?: number }
@@ -58,19 +58,19 @@ export function afterOf(plan: StepPlan): Expectation {
 
 /** Whether the lower shows the step done (a directory counts by kind alone, its children may lag). */
 export async function showsAfter(lower: FileSystemProviderV1, plan: StepPlan): Promise<boolean> {
-  const seen = await observe(lower, plan.path as WorkspacePath);
+  const seen = await observe(lower, plan.path);
   if (plan.put?.kind === 'directory') return seen.kind === 'directory';
-  return holds(lower, plan.path as WorkspacePath, afterOf(plan), seen);
+  return holds(lower, plan.path, afterOf(plan), seen);
 }
 
 /** Where a step's base file waits while it is being deleted (and, in an all-or-nothing apply, until it commits). */
 export function baseAside(plan: StepPlan): WorkspacePath {
-  return asideName(plan.path as WorkspacePath, plan.tag);
+  return asideName(plan.path, plan.tag);
 }
 
 /** Where the agent's file waits while a roll back or an undo deletes it. */
 function putAside(plan: StepPlan): WorkspacePath {
-  return asideName(plan.path as WorkspacePath, `${plan.tag}-undo`);
+  return asideName(plan.path, `${plan.tag}-undo`);
 }
 
 /** Whether the step removes a base file (rather than writing over it in place). */
@@ -80,7 +80,7 @@ function removesBaseFile(plan: StepPlan): boolean {
 
 /** Removes the base from disk by compare-and-swap: a file by hash, a directory by its manifest; `hold` keeps it aside. */
 async function removeBase(lower: FileSystemProviderV1, data: StepData, hold: boolean): Promise<OverlayConflict | null> {
-  const path = data.plan.path as WorkspacePath;
+  const path = data.plan.path;
   const { base } = data.plan;
   if (base.kind === 'missing') return null;
   if (base.kind === 'file') {
@@ -96,7 +96,7 @@ async function removeBase(lower: FileSystemProviderV1, data: StepData, hold: boo
  * the very files back, and nothing but this step's own aside names decides it.
  */
 export async function forward(lower: FileSystemProviderV1, data: StepData, hold: boolean): Promise<OverlayConflict | null> {
-  const path = data.plan.path as WorkspacePath;
+  const path = data.plan.path;
   const removed = await removeBase(lower, data, hold);
   if (removed !== null) return removed;
   const { put, base } = data.plan;
@@ -109,15 +109,15 @@ export async function forward(lower: FileSystemProviderV1, data: StepData, hold:
 /** Puts back a base the step holds aside (its removal was cut short, or the apply is rolled back). */
 export async function returnBase(lower: FileSystemProviderV1, data: StepData): Promise<void> {
   const { plan } = data;
-  if (removesBaseFile(plan) && plan.base.kind === 'file') await returnAside(lower, plan.path as WorkspacePath, plan.base.sha256, baseAside(plan));
-  if (plan.base.kind === 'directory') await returnTree(lower, plan.path as WorkspacePath, data.beforeTree, plan.tag);
+  if (removesBaseFile(plan) && plan.base.kind === 'file') await returnAside(lower, plan.path, plan.base.sha256, baseAside(plan));
+  if (plan.base.kind === 'directory') await returnTree(lower, plan.path, data.beforeTree, plan.tag);
 }
 
 /** Unlinks a base the step holds aside: the apply committed, or the name now holds something newer. */
 export async function dropBase(lower: FileSystemProviderV1, data: StepData): Promise<void> {
   const { plan } = data;
   if (removesBaseFile(plan) && plan.base.kind === 'file') await dropAside(lower, plan.base.sha256, baseAside(plan));
-  if (plan.base.kind === 'directory') await dropTree(lower, plan.path as WorkspacePath, data.beforeTree, plan.tag);
+  if (plan.base.kind === 'directory') await dropTree(lower, plan.path, data.beforeTree, plan.tag);
 }
 
 /**
@@ -128,7 +128,7 @@ export async function dropBase(lower: FileSystemProviderV1, data: StepData): Pro
  * undo) it is written again from the journal, by exclusive creation.
  */
 export async function backward(lower: FileSystemProviderV1, data: StepData, fromAsides: boolean): Promise<OverlayConflict | null> {
-  const path = data.plan.path as WorkspacePath;
+  const path = data.plan.path;
   const { put, base } = data.plan;
   const after = afterOf(data.plan);
   let conflict: OverlayConflict | null = null;
@@ -166,7 +166,7 @@ export async function backward(lower: FileSystemProviderV1, data: StepData, from
 // What keeps the agent's entry from being taken away is someone else's, not a remnant of the base
 // (a directory whose removal a crash cut short) nor a name already cleared (a roll back cut short).
 async function standsInTheWay(lower: FileSystemProviderV1, data: StepData): Promise<boolean> {
-  const seen = await observe(lower, data.plan.path as WorkspacePath);
+  const seen = await observe(lower, data.plan.path);
   if (seen.kind === 'missing') return false;
   return !(data.plan.base.kind === 'directory' && seen.kind === 'directory');
 }
@@ -174,10 +174,10 @@ async function standsInTheWay(lower: FileSystemProviderV1, data: StepData): Prom
 /** Finishes the removal of the agent's file that a roll back or an undo had begun when it was cut short. */
 export async function settlePut(lower: FileSystemProviderV1, data: StepData): Promise<void> {
   const { put, base } = data.plan;
-  if (put?.kind === 'file' && base.kind !== 'file') await settleAside(lower, data.plan.path as WorkspacePath, put.sha256, putAside(data.plan));
+  if (put?.kind === 'file' && base.kind !== 'file') await settleAside(lower, data.plan.path, put.sha256, putAside(data.plan));
 }
 
 /** Whether the lower already shows what the step replaced (an undo that ran before a crash). */
 export async function showsBefore(lower: FileSystemProviderV1, data: StepData): Promise<boolean> {
-  return holds(lower, data.plan.path as WorkspacePath, beforeOf(data));
+  return holds(lower, data.plan.path, beforeOf(data));
 }

@@ -1,5 +1,5 @@
-import { isRootPath, pathSegments, providerErrors, type WorkspacePath } from '@libos/core';
-import type { RowHead, RowStatements } from './entry-rows.js';
+import { isRootPath, parentPath, providerErrors, type WorkspacePath } from '@libos/core';
+import type { RowHead, RowStatements } from '../state/entry-rows.js';
 
 /**
  * Where the agent's view of a path comes from:
@@ -12,14 +12,9 @@ export type Location = { readonly at: 'upper'; readonly row: RowHead } | { reado
 /** The root, then every ancestor of `path`, then `path` itself. */
 export function prefixesOf(path: WorkspacePath): WorkspacePath[] {
   if (isRootPath(path)) return [];
-  const segments = pathSegments(path);
   const prefixes: WorkspacePath[] = [];
-  let current = '';
-  for (const segment of segments) {
-    current = current === '' ? segment : `${current}/${segment}`;
-    prefixes.push(current as WorkspacePath);
-  }
-  return prefixes;
+  for (let above: WorkspacePath | null = path; above !== null && !isRootPath(above); above = parentPath(above)) prefixes.push(above);
+  return prefixes.reverse();
 }
 
 /**

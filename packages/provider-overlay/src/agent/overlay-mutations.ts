@@ -11,14 +11,14 @@ import {
   type WorkspacePath,
   type WriteFileOptions,
 } from '@libos/core';
-import type { CallEditor } from './call-history.js';
-import { lowerManifestStore } from './manifest-store.js';
+import type { CallEditor } from '../state/call-history.js';
+import { lowerManifestStore } from '../state/manifest-store.js';
 import { locatePath } from './locate-path.js';
 import { wholeBytes } from './row-bytes.js';
 import { listMerged, listUpperOnly } from './merged-listing.js';
 import { listDirectoryMerged } from './overlay-reads.js';
-import { explicitModeOf } from './mode-of.js';
-import { mutate, type OverlayContext } from './overlay-context.js';
+import { explicitModeOf } from '../state/mode-of.js';
+import { mutate, type OverlayContext } from '../overlay-context.js';
 import {
   MISSING_BASE,
   baseOfRow,
