@@ -176,6 +176,8 @@ export function createMountProvider(mounts: Readonly<Record<string, FileSystemPr
     },
     checkPath(path, checkOptions) {
       const location = table.locate(path);
+      if (checkOptions.removes === true && location.at === 'root') throw providerErrors.rootRefused(path);
+      if (checkOptions.removes === true && location.at === 'mount' && location.inner === ROOT_PATH) throw mountErrors.mountPoint(path);
       if (location.at === 'root') return;
       if (location.at === 'unmounted') throw checkOptions.creates ? refuseCreate(path, location) : notFoundAbove(path, location);
       const { mount, inner } = location;
@@ -197,8 +199,9 @@ export function createMountProvider(mounts: Readonly<Record<string, FileSystemPr
   return provider;
 }
 
-// Methods the tools do without (reading prefixes only, walking by path, no host directory): offered
-// only when every mount can serve them, so no mount is ever asked for what it lacks.
+// Methods the tools do without (reading prefixes only, walking by path): offered only when every
+// mount can serve them, so no mount is ever asked for what it lacks. `hostPath` is never offered:
+// the root is no host directory, and a layer above (the overlay) asks for the root's.
 function addOptionalMethods(
   provider: MountProvider,
   mounts: readonly Mount[],
@@ -226,18 +229,6 @@ function addOptionalMethods(
       return rebasing(mount.outer, async () =>
         rebaseHandle(await mount.provider.openDirectory!.call(mount.provider, inner, callOptions), mount.outer),
       );
-    };
-  }
-  if (mounts.some((mount) => mount.provider.hostPath !== undefined)) {
-    provider.hostPath = (path) => {
-      const location = table.locate(path);
-      if (location.at !== 'mount' || location.mount.provider.hostPath === undefined) throw mountErrors.noHostDirectory(path);
-      const { mount, inner } = location;
-      try {
-        return mount.provider.hostPath!.call(mount.provider, inner);
-      } catch (error) {
-        throw rebaseError(error, mount.outer);
-      }
     };
   }
 }

@@ -47,11 +47,4 @@ export const mountErrors = {
       { details: { path: from, max_bytes: maxBytes } },
     );
   },
-  /** `provider_failure` with effect `none`: the workspace root is no directory of any host. */
-  noHostDirectory(path: WorkspacePath): LibosError {
-    return new LibosError('provider_failure', `${quote(path)} is not a directory on the host.`, {
-      effect: 'none',
-      details: { path, reason: 'no_host_directory' },
-    });
-  },
 };
