@@ -89,6 +89,8 @@ describe('libos --mount NAME=DIR and --read-only NAME', () => {
     expect((await agent('write_text_file', { path: 'web/src/app.ts', content: 'changed\n' })).status).toBe(0);
     expect((await agent('write_text_file', { path: 'api/new.ts', content: 'new\n' })).status).toBe(0);
     expect(JSON.parse((await agent('write_text_file', { path: 'stray.txt', content: 'x' })).stdout).error).toMatchObject({ code: 'protected_path' });
+    // A mount point is never deleted, not even in the overlay's view.
+    expect(JSON.parse((await agent('delete_directory', { path: 'web', recursive: true })).stdout).error).toMatchObject({ code: 'root_refused' });
     expect(await readFile(join(web, 'src', 'app.ts'), 'utf8')).toBe('export const app = 1;\n');
     expect(await tree(api)).toEqual(['server.ts']);
     const changes = JSON.parse((await runLibos(['changes', ...open])).stdout) as { changes: Array<{ path: string; change: string }> };

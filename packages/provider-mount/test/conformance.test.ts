@@ -28,6 +28,6 @@ async function kitIn(name: 'web' | 'api', backings: { web: Backing; api: Backing
 
 describeProvider('mount: memfs at web beside memfs at api', (context) => kitIn('web', { web: memfsBacking(), api: memfsBacking() }, context));
 describeProvider('mount: local at web beside memfs at api', (context) => kitIn('web', { web: localBacking(), api: memfsBacking() }, context));
-describeProvider('mount: memfs at api beside local at web', (context) => kitIn('api', { web: localBacking(), api: memfsBacking() }, context));
-// Both local: every mount opens directories, so the kit's handle cases run through the mount too.
-describeProvider('mount: local at web beside local at api', (context) => kitIn('web', { web: localBacking(), api: localBacking() }, context));
+// Both local: every mount opens directories, so the kit's handle cases run through the mount too;
+// and in the second mount (api), so a mount that is not the first in code-point order is proved too.
+describeProvider('mount: local at api beside local at web', (context) => kitIn('api', { web: localBacking(), api: localBacking() }, context));
