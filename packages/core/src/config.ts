@@ -56,11 +56,22 @@ const grantSchema = z
     rights,
     mode: z.enum(['allow', 'ask', 'deny']).default('allow'),
     uses: positiveInteger.optional(),
+    // Said in the message of every call this grant denies (a read-only mount says so).
+    reason: z
+      .string()
+      .refine((text) => text.length > 0 && text.length <= 200 && text.trim() === text && text.isWellFormed() && !/[\p{Cc}\p{Cf}]/u.test(text), {
+        message: 'expected 1 to 200 printable characters with no surrounding whitespace',
+      })
+      .optional(),
   })
   // A denial spends nothing, so a use count on a deny grant could only be a mistake.
   .refine((grant) => grant.mode !== 'deny' || grant.uses === undefined, {
     message: 'uses applies only to allow and ask grants',
     path: ['uses'],
+  })
+  .refine((grant) => grant.mode === 'deny' || grant.reason === undefined, {
+    message: 'reason applies only to deny grants',
+    path: ['reason'],
   });
 
 const namespaceSchema = z.strictObject({

@@ -298,9 +298,11 @@ export interface FileSystemProviderV1 {
    * touching anything: throws the error a call naming the path would get (`protected_path` when
    * `creates`, as for a write or a new directory there; `not_found` otherwise), and returns when no
    * rule refuses it. Optional: a layer that records changes to make through this provider later
-   * (the overlay) asks first, so it never accepts a change the provider would refuse.
+   * (the overlay) asks first, so it never accepts a change the provider would refuse. `removes`: the
+   * path names an existing directory about to be deleted; a provider that never removes it (a
+   * mount point) throws `root_refused`.
    */
-  checkPath?(path: WorkspacePath, options: { readonly creates: boolean }): void;
+  checkPath?(path: WorkspacePath, options: { readonly creates: boolean; readonly removes?: boolean }): void;
 
   /**
    * The whole tree below a directory in one answer, with the files that may hold a search marked,

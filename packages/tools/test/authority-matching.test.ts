@@ -214,6 +214,27 @@ describe('denials', () => {
     expect(error.toFailure()).toEqual({ code: 'denied', message, effect: 'none', details: { right, path: 'src/a.txt' } });
   });
 
+  it("say the deciding deny grant's reason, and only a deny grant's, whatever else matches", async () => {
+    const authority = createAuthority({
+      config: parseConfig({
+        grants: [
+          { path: '.', tree: true, rights: ['read', 'write'], mode: 'ask' },
+          { path: 'docs', tree: true, rights: ['write', 'delete'], mode: 'deny', reason: 'the mount "docs" is read-only' },
+        ],
+      }),
+    });
+    const error = await authority.authorize(requestFor('any', 'write', 'file', 'docs/a.md')).catch((caught) => caught);
+    expect(error.toFailure()).toEqual({
+      code: 'denied',
+      message: 'Writing "docs/a.md" is not permitted: the mount "docs" is read-only.',
+      effect: 'none',
+      details: { right: 'write', path: 'docs/a.md', reason: 'the mount "docs" is read-only' },
+    });
+    // No grant gives delete outside docs: a plain denial, with no reason borrowed from elsewhere.
+    const plain = await authority.authorize(requestFor('any', 'delete', 'file', 'src/a.md')).catch((caught) => caught);
+    expect(plain.message).toBe('Deleting "src/a.md" is not permitted.');
+  });
+
   it('quote a path holding quotes or control characters', async () => {
     const authority = createAuthority({ config: parseConfig({ grants: [] }) });
     const error = await authority.authorize(requestFor('any', 'read', 'file', 'a"b\nc')).catch((caught) => caught);

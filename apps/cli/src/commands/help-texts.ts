@@ -30,6 +30,9 @@ function backendLines(): string {
 
 const WORKSPACE_OPTIONS = `Workspace options:
 ${backendLines()}
+  --mount NAME=DIR       Serve DIR at the top-level name NAME (repeatable, instead of --root): the
+                         workspace root then lists the mounts; a move between mounts is refused
+  --read-only NAME       Refuse every write and delete in the mount NAME, as a grant denial (repeatable)
   --config FILE          Config file: bounds, grants, namespaces, labels, sinks (see the README)
   --objects FILE         Restore Objects from this checkpoint at start (if it exists) and save every
                          namespace but the per-session process: ones to it on a clean exit

@@ -26,7 +26,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   expectPositionals('libos mcp', positionals, 0);
   const options: WorkspaceOptions = { ...workspaceOptionsFrom('libos mcp', values), borrowWorkingDirectory: true };
   // Without --root the client's MCP roots choose the directory, never the launch directory.
-  const fromRoots = BACKEND_REGISTRY.provider(options.provider)?.servesRoot === true && values.root === undefined;
+  const fromRoots = BACKEND_REGISTRY.provider(options.provider)?.servesRoot === true && values.root === undefined && options.mounts === undefined;
 
   const approver = await APPROVAL_CHANNELS.mcp.create();
   // With roots, only the config is known before `initialize`: the tool list comes from it alone.

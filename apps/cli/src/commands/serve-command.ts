@@ -44,8 +44,14 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   expectPositionals('libos serve', positionals, 0);
   // A server for other hosts never guesses its directory: no current-directory default, no roots.
   const workspaceOptions = { ...workspaceOptionsFrom('libos serve', values), borrowWorkingDirectory: true };
-  if (BACKEND_REGISTRY.provider(workspaceOptions.provider)?.servesRoot === true && values.root === undefined) {
-    throw new UsageError(`libos serve: --root DIR is required with the ${workspaceOptions.provider} provider (the directory to serve)`);
+  if (
+    BACKEND_REGISTRY.provider(workspaceOptions.provider)?.servesRoot === true &&
+    values.root === undefined &&
+    workspaceOptions.mounts === undefined
+  ) {
+    throw new UsageError(
+      `libos serve: --root DIR (or --mount NAME=DIR) is required with the ${workspaceOptions.provider} provider (the directory to serve)`,
+    );
   }
   const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
 

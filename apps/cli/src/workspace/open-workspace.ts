@@ -1,12 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_BOUNDS, type Approver, type Bounds, type LibosConfig, type OpenedProvider } from '@libos/core';
+import { withReadOnlyMounts } from '@libos/provider-mount';
 import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
 import { auditPrivateFiles, openAuditLog } from './audit-options.js';
 import { createCleanupStack } from './cleanup-stack.js';
 import { overlayOver } from './overlay-workspace.js';
+import { openMounts } from './mount-options.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
@@ -30,7 +32,9 @@ export interface OpenWorkspace {
  * the start-up inputs (root, seed, config, checkpoint) is a UsageError.
  */
 export async function openWorkspace(options: WorkspaceOptions, approver?: Approver): Promise<OpenWorkspace> {
-  const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
+  const configured = options.configFile === undefined ? undefined : await readConfig(options.configFile);
+  // A read-only mount is a deny grant on its tree, decided before any approval or probe (docs/mounts.md).
+  const config = options.readOnly === undefined ? configured : withReadOnlyMounts(configured, options.readOnly);
   // Everything taken from here on is released through this one stack, newest first: by close(),
   // or at once when a later step fails.
   const resources = createCleanupStack();
@@ -143,6 +147,14 @@ export async function openProvider(
   const backend = BACKEND_REGISTRY.provider(options.provider);
   if (backend === undefined) throw new UsageError(`libos: --provider: no provider backend is named '${options.provider}'`);
   try {
+    if (options.mounts !== undefined) {
+      return await openMounts({ ...options, mounts: options.mounts }, backend, {
+        flags: options.backendFlags ?? {},
+        borrowWorkingDirectory: options.borrowWorkingDirectory === true,
+        bounds,
+        ...(existingOnly ? { existingOnly } : {}),
+      });
+    }
     return await backend.open({
       // Absolute, so nothing (libuv's threads included) resolves it against a borrowed working directory.
       ...(backend.servesRoot ? { root: resolve(options.root) } : {}),
@@ -152,6 +164,7 @@ export async function openProvider(
       ...(existingOnly ? { existingOnly } : {}),
     });
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`libos: ${messageOf(error)}`);
   }
 }

@@ -1,11 +1,14 @@
 import { UsageError } from '../usage-error.js';
 import { auditOptionsFrom, type AuditOptions } from './audit-options.js';
 import { BACKEND_REGISTRY, backendFlags, type BackendRegistry } from './backend-registry.js';
+import { mountOptionsFrom, type MountOptions } from './mount-options.js';
 
 /** The flags every workspace command shares, for `parseArgs`, every backend's own flags included. */
 export const WORKSPACE_FLAGS = {
   ...backendFlags(BACKEND_REGISTRY),
   root: { type: 'string' },
+  mount: { type: 'string', multiple: true },
+  'read-only': { type: 'string', multiple: true },
   provider: { type: 'string' },
   config: { type: 'string' },
   objects: { type: 'string' },
@@ -16,7 +19,7 @@ export const WORKSPACE_FLAGS = {
 } as const;
 
 /** Where the workspace lives and what the runtime starts from. */
-export interface WorkspaceOptions {
+export interface WorkspaceOptions extends MountOptions {
   /** A provider backend's name (`--provider`), found in the registry. */
   readonly provider: string;
   /** Host directory of a backend that serves one (absolute or relative to the current directory). */
@@ -71,6 +74,7 @@ export function workspaceOptionsFrom(
   return {
     provider: name,
     root: root ?? process.cwd(),
+    ...mountOptionsFrom(command, values, backend),
     ...(Object.keys(given).length === 0 ? {} : { backendFlags: given }),
     ...(stringFlag(values, 'config') === undefined ? {} : { configFile: stringFlag(values, 'config')! }),
     ...(objects === undefined ? {} : objectsOption(command, objects, registry)),

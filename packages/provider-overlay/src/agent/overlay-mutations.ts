@@ -198,6 +198,8 @@ export function overlayDeleteDirectory(context: OverlayContext, path: WorkspaceP
       }
       if (probe.kind === 'file' || probe.kind === 'other') throw providerErrors.notADirectory(path);
       if (probe.kind === 'symlink') throw providerErrors.symlinkRefused(path);
+      // A directory the lower never removes (a mount point) is refused now, not at apply.
+      context.lower.checkPath?.(path, { creates: false, removes: true });
       if (!options.recursive) {
         const listing = await listDirectoryMerged(context, path, { limit: 1, ...(options.signal === undefined ? {} : { signal: options.signal }) });
         if (listing.entries.length > 0) throw providerErrors.directoryNotEmpty(path);

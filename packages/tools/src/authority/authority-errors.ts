@@ -8,9 +8,13 @@ function refusal(code: 'denied' | 'approval_required' | 'approval_rejected', rig
   return new LibosError(code, `${verbs[right]} ${JSON.stringify(path)} ${tail}.`, { details: { right, path } });
 }
 
-/** `denied`: no grant gives the right, a deny grant matches, or the grant's uses are spent. */
-export function deniedError(right: Right, path: WorkspacePath): LibosError {
-  return refusal('denied', right, path, 'is not permitted');
+/**
+ * `denied`: no grant gives the right, a deny grant matches, or the grant's uses are spent. `reason`
+ * is the deciding deny grant's own (config `reason`), said after the refusal and kept in `details`.
+ */
+export function deniedError(right: Right, path: WorkspacePath, reason?: string): LibosError {
+  if (reason === undefined) return refusal('denied', right, path, 'is not permitted');
+  return new LibosError('denied', `${verbs[right]} ${JSON.stringify(path)} is not permitted: ${reason}.`, { details: { right, path, reason } });
 }
 
 /** `approval_required`: an ask grant matched and no approval came. */

@@ -49,7 +49,7 @@ export function createGrantPolicy(grants: readonly Grant[], shared?: SharedUsesL
       const found = decidingFor(request.right, request.path, request.target);
       const denied = (rule: Grant | null) => {
         request.onDecision?.({ outcome: 'denied', rule });
-        return deniedError(request.right, request.path);
+        return deniedError(request.right, request.path, rule?.mode === 'deny' ? rule.reason : undefined);
       };
       if (found === undefined)
         throw denied(matcher.matching(request.right, request.path, request.target).find((entry) => entry.grant.mode === 'deny')?.grant ?? null);
