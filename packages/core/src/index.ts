@@ -70,10 +70,6 @@ export type {
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
-export { diffLines } from './line-diff.js';
-export type { DiffRun } from './line-diff.js';
-export { DIFF_CONTEXT_LINES, boundDiff, unifiedDiffLines } from './unified-diff.js';
-export type { BoundedDiff } from './unified-diff.js';
 export type {
   DeclareNamespaceOptions,
   ObjectStoreCapabilities,
@@ -100,13 +96,3 @@ export type {
   AuditSession,
   AuditTrail,
 } from './audit-trail.js';
-export { urlWithoutPassword } from './url-without-password.js';
-export {
-  migrateSchema,
-  type MigrateSchemaOptions,
-  type MigrationConnection,
-  type MigrationPool,
-  type MigrationReport,
-  type SchemaMigration,
-} from './migrate-schema.js';
-export { quoteSchema } from './quote-schema.js';

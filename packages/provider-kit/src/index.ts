@@ -1,0 +1,14 @@
+export { diffLines } from './line-diff.js';
+export type { DiffRun } from './line-diff.js';
+export { DIFF_CONTEXT_LINES, boundDiff, unifiedDiffLines } from './unified-diff.js';
+export type { BoundedDiff } from './unified-diff.js';
+export { urlWithoutPassword } from './url-without-password.js';
+export {
+  migrateSchema,
+  type MigrateSchemaOptions,
+  type MigrationConnection,
+  type MigrationPool,
+  type MigrationReport,
+  type SchemaMigration,
+} from './migrate-schema.js';
+export { quoteSchema } from './quote-schema.js';
