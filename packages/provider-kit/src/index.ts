@@ -12,3 +12,7 @@ export {
   type SchemaMigration,
 } from './migrate-schema.js';
 export { quoteSchema } from './quote-schema.js';
+export { PROVIDER_METHODS } from './provider-methods.js';
+export type { ListsEveryMethod, ProviderMethodName } from './provider-methods.js';
+export { wrapProvider } from './wrap-provider.js';
+export type { ProviderMiddleware } from './wrap-provider.js';
