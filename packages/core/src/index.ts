@@ -37,13 +37,13 @@ export type {
   MakeDirectoryOptions,
   PathStatus,
   ProviderCallOptions,
-  ProviderCapabilities,
   ReadFileOptions,
   ReadFileRangeOptions,
   RenameOptions,
   StatOptions,
   WriteFileOptions,
 } from './provider.js';
+export type { ProviderCapabilities } from './provider-capabilities.js';
 export type { DirectoryHandle } from './directory-handle.js';
 export { PROVIDER_ERROR_DETAILS, providerErrors } from './provider-errors.js';
 export type { NotAFileKind, ProviderErrorOptions, ProviderFailureReason } from './provider-errors.js';
