@@ -16,3 +16,8 @@ export { PROVIDER_METHODS } from './provider-methods.js';
 export type { ListsEveryMethod, ProviderMethodName } from './provider-methods.js';
 export { wrapProvider } from './wrap-provider.js';
 export type { ProviderMiddleware } from './wrap-provider.js';
+export { readSeedFile, scanSeed, seedWorkspace } from './seed-workspace.js';
+export type { SeedEntry } from './seed-workspace.js';
+export { EXPORT_DIRECTORY_MAX_ENTRIES, exportWorkspace } from './export-workspace.js';
+export { lazyOptionalModule } from './lazy-optional-module.js';
+export type { MissingModuleRefusal } from './lazy-optional-module.js';

@@ -21,7 +21,7 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
   const options = workspaceOptionsFrom('libos export', values);
   const directory = resolve(target);
   if ((await readdir(directory).catch(() => [])).length > 0) throw new UsageError(`libos export: ${target} is not empty`);
-  const { exportWorkspace } = await import('@libos/provider-postgres');
+  const { exportWorkspace } = await import('@libos/provider-kit');
   const opened = await openProvider(options, undefined, { existingOnly: true });
   if (opened.hostDirectories.some((host) => `${directory}/`.startsWith(`${host}/`))) {
     await opened.close?.();
