@@ -1,10 +1,11 @@
 // The dependency rule of CONTRIBUTING.md, checked against every package.json: a package imports at
 // run time only what its line allows, so core stays the contract and helpers stay out of it. Also
 // the size of that contract: core's exported names, counted from its index.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { workspaceDependencies } from './workspace-dependencies.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,29 +46,12 @@ function breaches(rule: readonly Rule[], packages: ReadonlyMap<string, readonly 
   return found;
 }
 
-function workspacePackages(): Map<string, string[]> {
-  const packages = new Map<string, string[]>();
-  for (const area of ['packages', 'apps']) {
-    for (const directory of readdirSync(join(root, area))) {
-      const file = join(root, area, directory, 'package.json');
-      if (!existsSync(file)) continue;
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
-      const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies });
-      packages.set(
-        directory,
-        dependencies.filter((dependency) => dependency.startsWith('@libos/')).map((dependency) => dependency.slice('@libos/'.length)),
-      );
-    }
-  }
-  return packages;
-}
-
 const rule = readRule(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8'));
 
 describe('the dependency rule', () => {
   it('is stated in CONTRIBUTING.md, and every package.json keeps it', () => {
     expect(rule.length).toBeGreaterThan(5);
-    expect(breaches(rule, workspacePackages())).toEqual([]);
+    expect(breaches(rule, workspaceDependencies(root))).toEqual([]);
   });
 
   it('refuses a provider importing the tools, core importing anything, and a package it does not name', () => {
