@@ -21,3 +21,4 @@ export type { SeedEntry } from './seed-workspace.js';
 export { EXPORT_DIRECTORY_MAX_ENTRIES, exportWorkspace } from './export-workspace.js';
 export { lazyOptionalModule } from './lazy-optional-module.js';
 export type { MissingModuleRefusal } from './lazy-optional-module.js';
+export { checkTransferTarget } from './check-transfer-target.js';
