@@ -9,6 +9,7 @@ import { MAIN_HELP } from '../../apps/cli/src/commands/help-texts.js';
 import { OVERLAY_HELP } from '../../apps/cli/src/commands/overlay-help.js';
 import { BUILTIN_TOOLS } from '../../packages/tools/src/tools/index.js';
 import { walkRepository } from './walk-repository.js';
+import { workspaceDependencies } from './workspace-dependencies.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -103,22 +104,7 @@ describe('tables and counts', () => {
     for (const match of paragraph.matchAll(/`([^`→]+) → ([^`]+)`/g)) {
       for (const from of names(match[1] ?? '')) stated.set(from, new Set([...(stated.get(from) ?? []), ...names(match[2] ?? '')]));
     }
-    const actual = new Map<string, string[]>();
-    for (const area of ['packages', 'apps']) {
-      for (const name of readdirSync(join(root, area))) {
-        const file = join(root, area, name, 'package.json');
-        if (!existsSync(file)) continue;
-        const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
-        const deps = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies });
-        actual.set(
-          name,
-          deps
-            .filter((dep) => dep.startsWith('@libos/'))
-            .map((dep) => dep.slice('@libos/'.length))
-            .sort(),
-        );
-      }
-    }
+    const actual = workspaceDependencies(root);
     const wrong = [...actual].filter(([name, deps]) => JSON.stringify([...(stated.get(name) ?? [])].sort()) !== JSON.stringify(deps));
     expect(wrong.map(([name, deps]) => `${name} → {${deps.join(', ')}}`)).toEqual([]);
     // Whatever imports nothing is still named (`core` and `http-guard` import nothing), so the line covers every package.

@@ -1,4 +1,5 @@
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import { wrapProvider, type ProviderMiddleware } from '@libos/provider-kit';
 import type { AuditEffect } from './audit-record.js';
 import { sha256Hex } from './sha256.js';
 
@@ -6,30 +7,17 @@ import { sha256Hex } from './sha256.js';
 // "unknown" rather than let one overwrite cost a read of gigabytes.
 const BEFORE_MAX_BYTES = 16 * 1024 * 1024;
 
-const EFFECTS = Symbol('effects');
-
-type Watched = FileSystemProviderV1 & { [EFFECTS]: AuditEffect[] };
-
-const bases = new WeakMap<FileSystemProviderV1, FileSystemProviderV1>();
-
 /**
  * The provider a call's tool sees: reads pass straight through, and each change that succeeds
  * appends its effect (SHA-256 before and after) to `effects`. What the file held before is observed
  * right before the change, after authority has allowed it, and never changes the call's outcome.
- * One object per call, over a base made once per provider (this runs for every call).
  */
 export function watchProvider(provider: FileSystemProviderV1, effects: AuditEffect[]): FileSystemProviderV1 {
-  let base = bases.get(provider);
-  if (base === undefined) {
-    base = watchingBase(provider);
-    bases.set(provider, base);
-  }
-  const watched = Object.create(base) as Watched;
-  watched[EFFECTS] = effects;
-  return watched;
+  return wrapProvider(provider, watchEffects(provider, effects));
 }
 
-function watchingBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
+/** The middleware of `watchProvider`: `provider` is observed (stat and read) before a change. */
+export function watchEffects(provider: FileSystemProviderV1, effects: AuditEffect[]): ProviderMiddleware {
   const observe = async (path: WorkspacePath): Promise<string | null> => {
     try {
       const status = await provider.stat(path);
@@ -41,91 +29,53 @@ function watchingBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
       return 'unknown';
     }
   };
-  const base = boundBase(provider) as unknown as Record<string | symbol, unknown>;
-  Object.assign(base, {
-    async writeFile(this: Watched, path: WorkspacePath, bytes: Uint8Array, options: Parameters<FileSystemProviderV1['writeFile']>[2]) {
+  return {
+    async writeFile(next, path, bytes, options) {
       // With expectedSha256 the write lands only over exactly those bytes; without overwrite only over nothing.
       const before = !options.overwrite ? null : options.expectedSha256 !== undefined ? options.expectedSha256 : await observe(path);
-      const outcome = await provider.writeFile(path, bytes, options);
-      this[EFFECTS].push({ path, before_sha256: outcome.created ? null : before, after_sha256: sha256Hex(bytes), size_bytes: bytes.byteLength });
+      const outcome = await next(path, bytes, options);
+      effects.push({ path, before_sha256: outcome.created ? null : before, after_sha256: sha256Hex(bytes), size_bytes: bytes.byteLength });
       return outcome;
     },
-    async makeDirectory(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['makeDirectory']>[1]) {
-      const outcome = await provider.makeDirectory(path, options);
-      if (outcome.created) this[EFFECTS].push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+    async makeDirectory(next, path, options) {
+      const outcome = await next(path, options);
+      if (outcome.created) effects.push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
       return outcome;
     },
-    async deleteFile(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteFile']>[1]) {
+    async deleteFile(next, path, options) {
       const before = await observe(path);
-      const outcome = await provider.deleteFile(path, options);
-      if (outcome.deleted) this[EFFECTS].push({ path, before_sha256: before, after_sha256: null, size_bytes: null });
+      const outcome = await next(path, options);
+      if (outcome.deleted) effects.push({ path, before_sha256: before, after_sha256: null, size_bytes: null });
       return outcome;
     },
-    async deleteDirectory(this: Watched, path: WorkspacePath, options: Parameters<FileSystemProviderV1['deleteDirectory']>[1]) {
-      const outcome = await provider.deleteDirectory(path, options);
-      if (outcome.deleted) this[EFFECTS].push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
+    async deleteDirectory(next, path, options) {
+      const outcome = await next(path, options);
+      if (outcome.deleted) effects.push({ path, before_sha256: null, after_sha256: null, size_bytes: null });
       return outcome;
     },
-  });
-  const { appendFile, copyFile } = provider;
-  if (appendFile !== undefined) {
     // Both hashes are observed (no digest resumes from another): a file past the cap is "unknown".
-    base.appendFile = async function (
-      this: Watched,
-      path: WorkspacePath,
-      bytes: Uint8Array,
-      options: Parameters<NonNullable<FileSystemProviderV1['appendFile']>>[2],
-    ) {
+    async appendFile(next, path, bytes, options) {
       const before = await observe(path);
-      const outcome = await appendFile.call(provider, path, bytes, options);
+      const outcome = await next(path, bytes, options);
       const after = await observe(path);
-      this[EFFECTS].push({ path, before_sha256: outcome.created ? null : before, after_sha256: after, size_bytes: outcome.sizeBytes });
+      effects.push({ path, before_sha256: outcome.created ? null : before, after_sha256: after, size_bytes: outcome.sizeBytes });
       return outcome;
-    };
-  }
-  if (copyFile !== undefined) {
-    base.copyFile = async function (
-      this: Watched,
-      from: WorkspacePath,
-      to: WorkspacePath,
-      options: Parameters<NonNullable<FileSystemProviderV1['copyFile']>>[2],
-    ) {
+    },
+    async copyFile(next, from, to, options) {
       const copied = await observe(from);
       const replaced = options.overwrite ? await observe(to) : null;
-      const outcome = await copyFile.call(provider, from, to, options);
-      this[EFFECTS].push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: copied, size_bytes: outcome.bytesCopied });
+      const outcome = await next(from, to, options);
+      effects.push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: copied, size_bytes: outcome.bytesCopied });
       return outcome;
-    };
-  }
-  const rename = provider.rename;
-  if (rename !== undefined) {
-    base.rename = async function (
-      this: Watched,
-      from: WorkspacePath,
-      to: WorkspacePath,
-      options: Parameters<NonNullable<FileSystemProviderV1['rename']>>[2],
-    ) {
+    },
+    async rename(next, from, to, options) {
       const moved = await observe(from);
       const replaced = options.overwrite ? await observe(to) : null;
       const status = moved === null ? undefined : await provider.stat(from).catch(() => undefined);
-      const outcome = await rename.call(provider, from, to, options);
-      this[EFFECTS].push({ path: from, before_sha256: moved, after_sha256: null, size_bytes: null });
-      this[EFFECTS].push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: moved, size_bytes: status?.sizeBytes ?? null });
+      const outcome = await next(from, to, options);
+      effects.push({ path: from, before_sha256: moved, after_sha256: null, size_bytes: null });
+      effects.push({ path: to, before_sha256: outcome.replaced ? replaced : null, after_sha256: moved, size_bytes: status?.sizeBytes ?? null });
       return outcome;
-    };
-  }
-  return base as unknown as FileSystemProviderV1;
-}
-
-// A provider may be a class instance with private fields: its methods must keep it as `this`.
-function boundBase(provider: FileSystemProviderV1): FileSystemProviderV1 {
-  const base: Record<string | symbol, unknown> = Object.create(provider);
-  for (let level: object | null = provider; level !== null && level !== Object.prototype; level = Object.getPrototypeOf(level)) {
-    for (const key of Reflect.ownKeys(level)) {
-      if (key === 'constructor' || Object.hasOwn(base, key)) continue;
-      const descriptor = Object.getOwnPropertyDescriptor(level, key);
-      if (typeof descriptor?.value === 'function') base[key] = (descriptor.value as (...args: unknown[]) => unknown).bind(provider);
-    }
-  }
-  return base as unknown as FileSystemProviderV1;
+    },
+  };
 }

@@ -1,10 +1,13 @@
 import { closeSync, constants, openSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { LibosError } from '@libos/core';
+import { lazyOptionalModule } from '@libos/provider-kit';
 import type Database from 'better-sqlite3';
 
 // Loaded by the first writer only: verifying or showing a log needs no native addon.
-let sqlite: typeof Database | undefined;
+const loadSqlite = lazyOptionalModule<typeof Database>('better-sqlite3', import.meta.url, {
+  message: 'Writing an audit log takes its one-writer lock through SQLite: install better-sqlite3 (npm i better-sqlite3) beside @libos/audit.',
+  reason: 'sqlite_unavailable',
+});
 
 /** The one-writer lock of a log; `release` frees it (the OS frees it too when the process dies). */
 export interface WriterLock {
@@ -18,10 +21,10 @@ export interface WriterLock {
  * the file when another writer holds it.
  */
 export function takeWriterLock(logPath: string): WriterLock {
+  const sqlite = loadSqlite();
   const lockPath = `${logPath}.lock`;
   // Created 0600 by us, never through a link, before SQLite opens it with its own default mode.
   closeSync(openSync(lockPath, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
-  sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
   const database = new sqlite(lockPath, { timeout: 0 });
   try {
     database.pragma('journal_mode = MEMORY');

@@ -38,13 +38,13 @@ export type {
   MakeDirectoryOptions,
   PathStatus,
   ProviderCallOptions,
-  ProviderCapabilities,
   ReadFileOptions,
   ReadFileRangeOptions,
   RenameOptions,
   StatOptions,
   WriteFileOptions,
 } from './provider.js';
+export type { ProviderCapabilities } from './provider-capabilities.js';
 export type { DirectoryHandle } from './directory-handle.js';
 export type { TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery } from './tree-search.js';
 export { PROVIDER_ERROR_DETAILS, providerErrors } from './provider-errors.js';
@@ -72,10 +72,6 @@ export type {
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
 export { SmallestItems, compareCodePoints } from './smallest-items.js';
-export { diffLines } from './line-diff.js';
-export type { DiffRun } from './line-diff.js';
-export { DIFF_CONTEXT_LINES, boundDiff, unifiedDiffLines } from './unified-diff.js';
-export type { BoundedDiff } from './unified-diff.js';
 export type {
   DeclareNamespaceOptions,
   ObjectStoreCapabilities,
@@ -102,13 +98,3 @@ export type {
   AuditSession,
   AuditTrail,
 } from './audit-trail.js';
-export { urlWithoutPassword } from './url-without-password.js';
-export {
-  migrateSchema,
-  type MigrateSchemaOptions,
-  type MigrationConnection,
-  type MigrationPool,
-  type MigrationReport,
-  type SchemaMigration,
-} from './migrate-schema.js';
-export { quoteSchema } from './quote-schema.js';

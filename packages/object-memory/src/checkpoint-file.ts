@@ -1,29 +1,22 @@
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { LibosError } from '@libos/core';
+import { lazyOptionalModule } from '@libos/provider-kit';
 import type { MemoryObject } from '@libos/core';
 import { decodeCheckpointRows, type CheckpointLimits, type CheckpointObjectRow, type CheckpointRows } from './checkpoint-rows.js';
 
 // Loaded on the first checkpoint or restore: the native addon costs every start ~15 ms otherwise,
 // most runtimes (every `libos call`, most MCP sessions) never checkpoint, and an install that never
 // checkpoints need not compile it at all: it is an optional peer dependency (docs/objects.md).
-let sqlite: typeof Database | undefined;
+const loadSqlite = lazyOptionalModule<typeof Database>('better-sqlite3', import.meta.url, {
+  message:
+    'Checkpoints need the better-sqlite3 package, which is not installed (or did not build): add it beside @libos/object-memory (npm install better-sqlite3).',
+  reason: 'checkpoints_unavailable',
+});
 function openDatabase(file: string, options?: Database.Options): Database.Database {
-  if (sqlite === undefined) {
-    try {
-      sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
-    } catch (error) {
-      throw new LibosError(
-        'provider_failure',
-        'Checkpoints need the better-sqlite3 package, which is not installed (or did not build): add it beside @libos/object-memory (npm install better-sqlite3).',
-        { effect: 'none', details: { reason: 'checkpoints_unavailable' }, cause: error },
-      );
-    }
-  }
-  return new sqlite(file, options);
+  return new (loadSqlite())(file, options);
 }
 
 /** Marks the SQLite file as ours ("LbOM"), so a random database is refused on restore. */

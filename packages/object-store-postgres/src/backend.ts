@@ -1,4 +1,5 @@
-import { urlWithoutPassword, type ObjectStoreBackend } from '@libos/core';
+import type { ObjectStoreBackend } from '@libos/core';
+import { urlWithoutPassword } from '@libos/provider-kit';
 import type { ObjectStoreV1 } from '@libos/object-memory';
 
 /**

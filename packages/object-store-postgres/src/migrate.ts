@@ -1,4 +1,5 @@
-import { migrateSchema, objectStoreErrors, type MigrationReport } from '@libos/core';
+import { objectStoreErrors } from '@libos/core';
+import { migrateSchema, type MigrationReport } from '@libos/provider-kit';
 import type { Pool } from 'pg';
 import { STORE_NAME } from './database-failure.js';
 import { MIGRATIONS, type Migration } from './migrations.js';

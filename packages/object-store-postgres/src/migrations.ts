@@ -1,4 +1,4 @@
-import type { SchemaMigration } from '@libos/core';
+import type { SchemaMigration } from '@libos/provider-kit';
 import { OWNER_LOCK_CLASS } from './owner-lock.js';
 /** One step of the schema (core's `SchemaMigration`), applied once per schema and recorded in `schema_migrations`. */
 export type Migration = SchemaMigration;

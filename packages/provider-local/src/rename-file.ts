@@ -2,6 +2,8 @@ import { closeSync, fstatSync, linkSync, lstatSync, renameSync, unlinkSync } fro
 import type { Stats } from 'node:fs';
 import { LibosError, baseName, pathSegments, providerErrors } from '@libos/core';
 import type { RenameOptions, WorkspacePath } from '@libos/core';
+import { checkTransferTarget } from '@libos/provider-kit';
+import { entryKind } from './entry-kind.js';
 import { flushDirectory } from './host-io.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { lockName } from './name-lock.js';
@@ -44,9 +46,7 @@ export async function renameFile(
         requireSame(fromHost, checked, from);
         const existing = lstatOrNull(toHost);
         if (existing !== null) {
-          if (existing.isSymbolicLink()) throw providerErrors.symlinkRefused(to);
-          if (!existing.isFile()) throw providerErrors.notAFile(to, existing.isDirectory() ? 'directory' : 'other');
-          if (!options.overwrite) throw providerErrors.alreadyExists(to);
+          checkTransferTarget(to, entryKind(existing), options.overwrite);
           if (existing.nlink > 1) throw providerErrors.hardLinkRefused(to, existing.nlink);
         }
         if (from === to) return { replaced: false };

@@ -1,8 +1,9 @@
 import { providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
+import { checkTransferTarget } from '@libos/provider-kit';
 import { createMissingDirectories } from './make-directory.js';
 import { mapMemfsError } from './map-memfs-error.js';
 import { readPrefix } from './read-file.js';
-import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js';
+import { checkRegularFile, kindOf, resolvePath, type Workspace } from './resolve-path.js';
 import { replaceFile, writeNewFile } from './write-file.js';
 
 /**
@@ -23,10 +24,7 @@ export function copyFile(
   if (target.segments.length === 0) throw providerErrors.notAFile(to, 'directory');
   const existing = target.leaf;
   if (existing !== undefined) {
-    // The wrong kind wins over overwrite: false, as it does for writeFile and rename.
-    if (existing.isSymbolicLink()) throw providerErrors.symlinkRefused(to);
-    if (!existing.isFile()) throw providerErrors.notAFile(to, existing.isDirectory() ? 'directory' : 'other');
-    if (!options.overwrite) throw providerErrors.alreadyExists(to);
+    checkTransferTarget(to, kindOf(existing), options.overwrite);
     checkRegularFile(to, existing);
   }
   const { fs } = workspace;

@@ -1,7 +1,8 @@
 import { providerErrors, type RenameOptions, type WorkspacePath } from '@libos/core';
+import { checkTransferTarget } from '@libos/provider-kit';
 import { createMissingDirectories } from './make-directory.js';
 import { mapMemfsError } from './map-memfs-error.js';
-import { checkRegularFile, resolvePath, type Workspace } from './resolve-path.js';
+import { checkRegularFile, kindOf, resolvePath, type Workspace } from './resolve-path.js';
 
 /**
  * Moves one regular single-link file. Every check and the move run in one synchronous block, so the
@@ -16,10 +17,7 @@ export function renameFile(workspace: Workspace, from: WorkspacePath, to: Worksp
   if (target.segments.length === 0) throw providerErrors.notAFile(to, 'directory');
   const existing = target.leaf;
   if (existing !== undefined) {
-    // The wrong kind wins over overwrite: false, as it does for writeFile.
-    if (existing.isSymbolicLink()) throw providerErrors.symlinkRefused(to);
-    if (!existing.isFile()) throw providerErrors.notAFile(to, existing.isDirectory() ? 'directory' : 'other');
-    if (!options.overwrite) throw providerErrors.alreadyExists(to);
+    checkTransferTarget(to, kindOf(existing), options.overwrite);
     checkRegularFile(to, existing);
   }
   if (from === to) return { replaced: false };

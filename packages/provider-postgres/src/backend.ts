@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { LibosError, escapeForDisplay, urlWithoutPassword, type ProviderBackend } from '@libos/core';
+import { LibosError, escapeForDisplay, type ProviderBackend } from '@libos/core';
+import { urlWithoutPassword } from '@libos/provider-kit';
 
 /**
  * `--provider postgres`, what the apps find in this package's `./backend` entry: the driver and the

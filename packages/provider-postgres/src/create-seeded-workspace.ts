@@ -6,7 +6,7 @@ import { openWorkspace, type OpenedWorkspace } from './open-workspace.js';
 import { pathNames } from './path-names.js';
 import type { WorkspaceRef } from './read-queries.js';
 import { refusal, type Outcome } from './refusal.js';
-import { readSeedFile, scanSeed, type SeedEntry } from './seed-workspace.js';
+import { readSeedFile, scanSeed, type SeedEntry } from '@libos/provider-kit';
 
 const ROOT = ROOT_PATH;
 

@@ -8,5 +8,7 @@ export {
 export { migrate, type MigrationReport } from './migrate.js';
 export { MIGRATIONS, CHUNK_BYTES, type Migration } from './migrations.js';
 export { DEFAULT_SCHEMA, quoteSchema } from './schema-name.js';
-export { seedWorkspace } from './seed-workspace.js';
-export { EXPORT_DIRECTORY_MAX_ENTRIES, exportWorkspace } from './export-workspace.js';
+/** @deprecated Import `seedWorkspace` from `@libos/provider-kit`: it works on any provider. Removed in the next release. */
+export { seedWorkspace } from '@libos/provider-kit';
+/** @deprecated Import these from `@libos/provider-kit`: they work on any provider. Removed in the next release. */
+export { EXPORT_DIRECTORY_MAX_ENTRIES, exportWorkspace } from '@libos/provider-kit';

@@ -1,4 +1,5 @@
-import { LibosError, migrateSchema, type MigrationReport } from '@libos/core';
+import { LibosError } from '@libos/core';
+import { migrateSchema, type MigrationReport } from '@libos/provider-kit';
 import type { Pool } from 'pg';
 import { MIGRATIONS, type Migration } from './migrations.js';
 

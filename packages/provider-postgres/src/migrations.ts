@@ -1,4 +1,4 @@
-import type { SchemaMigration } from '@libos/core';
+import type { SchemaMigration } from '@libos/provider-kit';
 import { CHUNK_BYTES } from './chunk-bytes.js';
 import { v2 } from './migration-v2.js';
 

@@ -1,4 +1,4 @@
-export { quoteSchema } from '@libos/core';
+export { quoteSchema } from '@libos/provider-kit';
 
 /** The schema the provider keeps its tables in when none is given. */
 export const DEFAULT_SCHEMA = 'libos_fs';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { DEFAULT_BOUNDS, LibosError, type WorkspacePath } from '@libos/core';
 import { expect, it, onTestFinished } from 'vitest';
 import { backend } from '../src/backend.js';
-import { CHUNK_BYTES, exportWorkspace } from '../src/index.js';
+import { exportWorkspace } from '@libos/provider-kit';
+import { CHUNK_BYTES } from '../src/index.js';
 import { SHARED_SCHEMA, describePostgres, freshWorkspace, postgresUrl, testPool, testProvider } from './postgres.js';
 
 // P02: modes are kept both ways (a seed reads the host's, an export writes them, never wider).

@@ -11,6 +11,7 @@ import {
   type FileSystemProviderV1,
   type Permit,
 } from '@libos/core';
+import { wrapProvider } from '@libos/provider-kit';
 import { tagProviderCalls } from './tag-provider-calls.js';
 import type { ObjectMemory } from '@libos/object-memory';
 import type { z } from 'zod';
@@ -174,8 +175,7 @@ function createContext(
   let argumentsSha256: string | undefined;
   const context: ToolContext = {
     process: state,
-    // Tagged with the tool's name for providers that record which tool changed what (docs/overlay.md).
-    provider: tagProviderCalls(audit === undefined ? environment.provider : audit.watch(environment.provider), toolName),
+    provider: callProvider(environment.provider, toolName, audit),
     authority: environment.authority,
     memory: environment.memory,
     bounds: environment.bounds,
@@ -229,4 +229,18 @@ function assertOutputMatches(definition: ToolDefinition, output: unknown, effect
 function toLibosError(error: unknown): LibosError {
   if (LibosError.is(error)) return error;
   return new LibosError('provider_failure', 'The operation failed for an unexpected reason in the host.', { cause: error });
+}
+
+/**
+ * The provider one call's tool sees: the runtime's provider under each layer of this list, innermost
+ * first, every layer built with `wrapProvider` so none can drop a method. The audit trail observes
+ * what the call changes; the tag names the tool to providers that record which tool changed what
+ * (docs/overlay.md).
+ */
+function callProvider(provider: FileSystemProviderV1, toolName: string, audit: AuditCall | undefined): FileSystemProviderV1 {
+  const layers: Array<(inner: FileSystemProviderV1) => FileSystemProviderV1> = [
+    ...(audit === undefined ? [] : [(inner: FileSystemProviderV1) => audit.watch(inner)]),
+    (inner) => wrapProvider(inner, tagProviderCalls(toolName)),
+  ];
+  return layers.reduce((inner, layer) => layer(inner), provider);
 }

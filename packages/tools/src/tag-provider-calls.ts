@@ -1,33 +1,24 @@
-import type { FileSystemProviderV1 } from '@libos/core';
+import type { ProviderMiddleware } from '@libos/provider-kit';
 
 /**
- * The provider as one tool call sees it: every call's options carry `tool`, the tool's name, so a
- * provider that keeps a history (the overlay, docs/overlay.md) can say which tool changed what.
- * Options the tool passed win; nothing else about the call changes.
+ * The middleware that makes the provider one tool call sees: every call's options carry `tool`, the
+ * tool's name, so a provider that keeps a history (the overlay, docs/overlay.md) can say which tool
+ * changed what. Options the tool passed win; nothing else about the call changes.
  */
-export function tagProviderCalls(provider: FileSystemProviderV1, tool: string): FileSystemProviderV1 {
-  const tagged: FileSystemProviderV1 = {
-    specificationVersion: provider.specificationVersion,
-    name: provider.name,
-    capabilities: provider.capabilities,
-    stat: (path, options) => provider.stat(path, { tool, ...options }),
-    listDirectory: (path, options) => provider.listDirectory(path, { tool, ...options }),
-    readFile: (path, options) => provider.readFile(path, { tool, ...options }),
-    writeFile: (path, bytes, options) => provider.writeFile(path, bytes, { tool, ...options }),
-    makeDirectory: (path, options) => provider.makeDirectory(path, { tool, ...options }),
-    deleteFile: (path, options) => provider.deleteFile(path, { tool, ...options }),
-    deleteDirectory: (path, options) => provider.deleteDirectory(path, { tool, ...options }),
-    close: () => provider.close(),
+export function tagProviderCalls(tool: string): ProviderMiddleware {
+  return {
+    stat: (next, path, options) => next(path, { tool, ...options }),
+    listDirectory: (next, path, options) => next(path, { tool, ...options }),
+    readFile: (next, path, options) => next(path, { tool, ...options }),
+    readFileRange: (next, path, options) => next(path, { tool, ...options }),
+    openDirectory: (next, path, options) => next(path, { tool, ...options }),
+    writeFile: (next, path, bytes, options) => next(path, bytes, { tool, ...options }),
+    appendFile: (next, path, bytes, options) => next(path, bytes, { tool, ...options }),
+    makeDirectory: (next, path, options) => next(path, { tool, ...options }),
+    deleteFile: (next, path, options) => next(path, { tool, ...options }),
+    deleteDirectory: (next, path, options) => next(path, { tool, ...options }),
+    rename: (next, from, to, options) => next(from, to, { tool, ...options }),
+    copyFile: (next, from, to, options) => next(from, to, { tool, ...options }),
+    searchTree: (next, path, query) => next(path, { tool, ...query }),
   };
-  const { rename, hostPath, appendFile, copyFile, readFileRange, openDirectory, searchTree } = provider;
-  if (rename !== undefined) tagged.rename = (from, to, options) => rename.call(provider, from, to, { tool, ...options });
-  // Without these, append_text_file, copy_file and a tail read would find no method at all.
-  if (appendFile !== undefined) tagged.appendFile = (path, bytes, options) => appendFile.call(provider, path, bytes, { tool, ...options });
-  if (copyFile !== undefined) tagged.copyFile = (from, to, options) => copyFile.call(provider, from, to, { tool, ...options });
-  if (readFileRange !== undefined) tagged.readFileRange = (path, options) => readFileRange.call(provider, path, { tool, ...options });
-  // Without it a walk resolves every file from the root again (search_files measured 2x slower).
-  if (openDirectory !== undefined) tagged.openDirectory = (path, options) => openDirectory.call(provider, path, { tool, ...options });
-  if (searchTree !== undefined) tagged.searchTree = (path, query) => searchTree.call(provider, path, { tool, ...query });
-  if (hostPath !== undefined) tagged.hostPath = (path) => hostPath.call(provider, path);
-  return tagged;
 }

@@ -1,4 +1,5 @@
-import { type FileSystemProviderV1, LibosError, boundDiff, escapeForDisplay, parseCanonicalPath, unifiedDiffLines } from '@libos/core';
+import { type FileSystemProviderV1, LibosError, escapeForDisplay, parseCanonicalPath } from '@libos/core';
+import { boundDiff, unifiedDiffLines } from '@libos/provider-kit';
 import type { OverlayConflict } from '@libos/provider-overlay';
 
 /** The most bytes of each side read for a conflict's diff, and the most printed per conflict. */

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { exportWorkspace } from '@libos/provider-postgres/export';
+import { exportWorkspace } from '@libos/provider-kit';
 import { parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { openProvider } from '../workspace/open-workspace.js';

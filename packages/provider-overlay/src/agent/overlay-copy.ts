@@ -1,4 +1,5 @@
 import { checkSignal, providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
+import { checkTransferTarget } from '@libos/provider-kit';
 import { putTransfer, refuseLowerRules, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from '../overlay-context.js';
 import { lowerBase, probePath } from './probe-path.js';
@@ -27,10 +28,7 @@ export function overlayCopyFile(
       if (source.kind === 'directory' || source.kind === 'other') throw providerErrors.notAFile(from, source.kind);
       if (source.kind === 'symlink') throw providerErrors.symlinkRefused(from);
       const target = await probePath(context, to, options.signal);
-      if (target.kind === 'symlink') throw providerErrors.symlinkRefused(to);
-      // The wrong kind wins over overwrite: false, as for writeFile and rename.
-      if (target.kind === 'directory' || target.kind === 'other') throw providerErrors.notAFile(to, target.kind);
-      if (target.kind === 'file' && !options.overwrite) throw providerErrors.alreadyExists(to);
+      checkTransferTarget(to, target.kind, options.overwrite);
       // The lower's own reads refuse a hard-linked source, or a hard-linked file to replace.
       const bytes = await sourceBytes(context, from, source, await lowerBase(context, source, options.signal), options.signal);
       const targetBase = await targetBaseOf(context, target, options.signal);

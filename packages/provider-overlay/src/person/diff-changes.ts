@@ -1,4 +1,5 @@
-import { LibosError, escapeForDisplay, unifiedDiffLines, utf8ByteLength, type WorkspacePath } from '@libos/core';
+import { LibosError, escapeForDisplay, utf8ByteLength, type WorkspacePath } from '@libos/core';
+import { unifiedDiffLines } from '@libos/provider-kit';
 import { changeVersion, setVersion } from './change-version.js';
 import type { EntryRow } from '../state/entry-rows.js';
 import { readWhole, sha256Hex } from '../agent/lower-files.js';

@@ -1,27 +1,17 @@
 import { closeSync, existsSync, openSync, readlinkSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { LibosError } from '@libos/core';
+import { lazyOptionalModule } from '@libos/provider-kit';
 import type Database from 'better-sqlite3';
 import { bindLowerRoot, type StateOpener } from './lower-root-identity.js';
 
 // Loaded when an overlay first opens its state: better-sqlite3 is a native addon, an optional peer
 // dependency, so installing a program that merely can use an overlay (the CLI) compiles nothing.
-let sqlite: typeof Database | undefined;
-function loadSqlite(): typeof Database {
-  if (sqlite === undefined) {
-    try {
-      sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
-    } catch (error) {
-      throw new LibosError(
-        'provider_failure',
-        'The overlay keeps its state in SQLite: install better-sqlite3 (npm i better-sqlite3) beside @libos/provider-overlay, or run without an overlay.',
-        { effect: 'none', details: { reason: 'sqlite_unavailable' }, cause: error },
-      );
-    }
-  }
-  return sqlite;
-}
+const loadSqlite = lazyOptionalModule<typeof Database>('better-sqlite3', import.meta.url, {
+  message:
+    'The overlay keeps its state in SQLite: install better-sqlite3 (npm i better-sqlite3) beside @libos/provider-overlay, or run without an overlay.',
+  reason: 'sqlite_unavailable',
+});
 
 /** The schema, as data: each migration runs once, in order, inside one transaction (docs/overlay.md). */
 const migrations: readonly string[] = [

@@ -1,4 +1,4 @@
-import { LibosError } from './libos-error.js';
+import { LibosError } from '@libos/core';
 
 // A plain lowercase identifier needs no case folding and quotes the same everywhere; anything else
 // is refused rather than escaped, so a schema name can never smuggle SQL into a migration.

@@ -39,7 +39,7 @@ export async function scanSeed(seed: string): Promise<SeedEntry[]> {
       } else if (status.isFile()) {
         entries.push({ path: child as WorkspacePath, host: childHost, directory: false, mode: status.mode & FILE_MODE_BITS });
       } else {
-        throw new Error(`${child} is ${status.isSymbolicLink() ? 'a symbolic link' : 'a special file'}, which a PostgreSQL workspace cannot hold`);
+        throw new Error(`${child} is ${status.isSymbolicLink() ? 'a symbolic link' : 'a special file'}, which a seed cannot copy`);
       }
     }
   }
@@ -59,8 +59,8 @@ export async function readSeedFile(entry: SeedEntry): Promise<Uint8Array> {
 /**
  * Copies the host directory `seed` into an empty workspace through any provider's own calls, each
  * file with its host mode. The whole tree is checked first (see `scanSeed`). Each call is its own
- * step, so a failure midway leaves part of the seed: a PostgreSQL workspace is better seeded by
- * `createPostgresProvider({ seed })`, which copies it in the transaction that creates the workspace.
+ * step, so a failure midway leaves part of the seed: a provider that can seed in one step (a
+ * PostgreSQL workspace: `createPostgresProvider({ seed })`, one transaction) is better seeded so.
  */
 export async function seedWorkspace(provider: FileSystemProviderV1, seed: string): Promise<{ files: number; directories: number }> {
   let files = 0;

@@ -1,5 +1,5 @@
 import { diffLines, type DiffRun } from './line-diff.js';
-import { utf8ByteLength } from './workspace-path.js';
+import { utf8ByteLength } from '@libos/core';
 
 /** Lines of context around each change, as `diff -u` prints by default. */
 export const DIFF_CONTEXT_LINES = 3;
