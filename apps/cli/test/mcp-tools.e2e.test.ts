@@ -19,6 +19,7 @@ const TOOL_NAMES = [
   'get_working_directory',
   'move_file',
   'read_directory',
+  'read_media_file',
   'read_text_file',
   'search_files',
   'set_working_directory',

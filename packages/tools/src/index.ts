@@ -17,6 +17,8 @@ export { ENCODING_NAMES, resolveEncoding } from './encodings/index.js';
 export type { TextCodec } from './encodings/index.js';
 export { defineTool } from './tool-definition.js';
 export { resultJson, resultJsonBytes } from './result-json.js';
+export { mediaMetadataOf, mediaResultOf, mediaResultSchema } from './media/media-result.js';
+export type { MediaMetadata, MediaResult } from './media/media-result.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';
 export { regexPoolStats, setRegexPoolSize } from './search/regex-pool.js';
 export type { RegexPoolStats } from './search/regex-pool.js';

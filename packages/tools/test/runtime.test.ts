@@ -19,6 +19,7 @@ const TOOL_NAMES = [
   'set_working_directory',
   'read_directory',
   'read_text_file',
+  'read_media_file',
   'write_text_file',
   'edit_text_file',
   'append_text_file',

@@ -9,6 +9,7 @@ import { findFiles } from './find-files.js';
 import { getWorkingDirectory } from './get-working-directory.js';
 import { moveFile } from './move-file.js';
 import { readDirectory } from './read-directory.js';
+import { readMediaFile } from './read-media-file.js';
 import { readTextFile } from './read-text-file.js';
 import { searchFiles } from './search-files.js';
 import { setWorkingDirectory } from './set-working-directory.js';
@@ -22,6 +23,7 @@ export const BUILTIN_TOOLS = [
   setWorkingDirectory,
   readDirectory,
   readTextFile,
+  readMediaFile,
   writeTextFile,
   editTextFile,
   appendTextFile,
