@@ -10,6 +10,7 @@ type JsonSchema = Parameters<AjvJsonSchemaValidator['getValidator']>[0];
 
 const TOOL_NAMES = [
   'append_text_file',
+  'apply_patch',
   'copy_file',
   'create_object_from_file',
   'delete_directory',

@@ -22,6 +22,7 @@ const TOOL_NAMES = [
   'read_media_file',
   'write_text_file',
   'edit_text_file',
+  'apply_patch',
   'append_text_file',
   'search_files',
   'find_files',

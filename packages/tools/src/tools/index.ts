@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../tool-definition.js';
 import { appendTextFile } from './append-text-file.js';
+import { applyPatch } from './apply-patch.js';
 import { copyFile } from './copy-file.js';
 import { createObjectFromFile } from './create-object-from-file.js';
 import { deleteDirectory } from './delete-directory.js';
@@ -26,6 +27,7 @@ export const BUILTIN_TOOLS = [
   readMediaFile,
   writeTextFile,
   editTextFile,
+  applyPatch,
   appendTextFile,
   searchFiles,
   findFiles,
