@@ -116,6 +116,18 @@ describe('apply_patch', () => {
     expect(text(await bed.fixtures.readFile('b.txt'))).toBe('bee\n');
   });
 
+  it('creates the missing parents of an added file and of a move destination', async () => {
+    const bed = await createTestbed();
+    await bed.fixtures.writeFile('a.txt', 'one\n');
+    await bed.ok('apply_patch', { patch: patch('*** Add File: x/y/new.txt', '+new', '*** Update File: a.txt', '*** Move to: p/q/a.txt') });
+    expect(text(await bed.fixtures.readFile('x/y/new.txt'))).toBe('new\n');
+    expect(text(await bed.fixtures.readFile('p/q/a.txt'))).toBe('one\n');
+    expect(await bed.fail('apply_patch', { patch: patch('*** Add File: p/q/a.txt/under-a-file', '+x') })).toMatchObject({
+      code: 'not_a_directory',
+      effect: 'none',
+    });
+  });
+
   it('keeps CRLF line endings, a BOM and a missing final newline, and matches CRLF lines from an LF patch', async () => {
     const bed = await createTestbed();
     await bed.fixtures.writeFile('win.txt', '\uFEFFone\r\ntwo\r\nthree');

@@ -75,8 +75,15 @@ async function readWhole(context: ToolContext, path: WorkspacePath): Promise<Uin
 // Existence decided by exclusive creation or a no-replace rename when the patch lands; this only
 // refuses early, so a patch that would meet an existing file writes nothing at all.
 async function requireMissing(context: ToolContext, path: WorkspacePath): Promise<void> {
-  const status = await context.provider.stat(path, context.signal === undefined ? {} : { signal: context.signal });
-  if (status.kind === 'missing') return;
+  let kind: string;
+  try {
+    kind = (await context.provider.stat(path, context.signal === undefined ? {} : { signal: context.signal })).kind;
+  } catch (error) {
+    // A missing parent: the write or the rename creates it.
+    if (LibosError.is(error, 'not_found')) return;
+    throw error;
+  }
+  if (kind === 'missing') return;
   throw new LibosError('already_exists', `"${path}" already exists; the patch creates it, so nothing was changed.`, { details: { path } });
 }
 
