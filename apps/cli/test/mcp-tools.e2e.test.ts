@@ -10,6 +10,7 @@ type JsonSchema = Parameters<AjvJsonSchemaValidator['getValidator']>[0];
 
 const TOOL_NAMES = [
   'append_text_file',
+  'apply_patch',
   'copy_file',
   'create_object_from_file',
   'delete_directory',
@@ -19,6 +20,7 @@ const TOOL_NAMES = [
   'get_working_directory',
   'move_file',
   'read_directory',
+  'read_media_file',
   'read_text_file',
   'search_files',
   'set_working_directory',

@@ -1,6 +1,6 @@
 import type { ToolFailure } from '@libos/core';
-import { selectTools, type ToolCaller, type ToolSelection } from '@libos/tools';
-import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
+import { mediaMetadataOf, mediaResultOf, selectTools, type ToolCaller, type ToolSelection } from '@libos/tools';
+import { jsonSchema, tool, type JSONSchema7, type JSONValue, type Tool } from 'ai';
 
 /** Options of `createAiSdkTools`: a subset of the tools and descriptions of your own. */
 export type AiSdkToolsOptions = ToolSelection;
@@ -29,9 +29,26 @@ export function createAiSdkTools(process: ToolCaller, options: AiSdkToolsOptions
         if (outcome.ok) return outcome.result;
         throw failureOf(outcome.error);
       },
+      ...(summary.media === true ? { toModelOutput: mediaModelOutput } : {}),
     });
   }
   return tools;
+}
+
+/**
+ * A media result as the model is given it: the other fields as text, then the bytes once, as an
+ * image part for an image and a file part (with its media type) for audio and PDFs.
+ */
+function mediaModelOutput({ output }: { readonly output: Record<string, unknown> }) {
+  const media = mediaResultOf(output);
+  if (media === undefined) return { type: 'json' as const, value: output as JSONValue };
+  const text = { type: 'text' as const, text: JSON.stringify(mediaMetadataOf(media)) };
+  const name = media.path.slice(media.path.lastIndexOf('/') + 1);
+  const part =
+    media.media_type === 'image'
+      ? { type: 'image-data' as const, data: media.data, mediaType: media.mime_type }
+      : { type: 'file-data' as const, data: media.data, mediaType: media.mime_type, filename: name };
+  return { type: 'content' as const, value: [text, part] };
 }
 
 // A plain object, not an Error: the SDK turns an Error into its message alone, and JSON.stringify of

@@ -20,6 +20,8 @@ export const DEFAULT_BOUNDS = {
   search_results_max: 1_000,
   search_files_max: 100_000,
   read_scan_max_bytes: 67_108_864,
+  // read_media_file: the largest image, audio file or PDF handed to a model whole (5 MiB).
+  media_max_bytes: 5_242_880,
   // A backend that stores the workspace itself (PostgreSQL) refuses a write past it; a disk has its own.
   workspace_max_bytes: 10_737_418_240,
 } as const;

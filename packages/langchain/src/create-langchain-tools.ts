@@ -1,5 +1,5 @@
 import { LibosError } from '@libos/core';
-import { selectTools, type ToolCaller, type ToolSelection, type ToolSummary } from '@libos/tools';
+import { mediaMetadataOf, mediaResultOf, selectTools, type MediaResult, type ToolCaller, type ToolSelection, type ToolSummary } from '@libos/tools';
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
 import { ToolMessage } from '@langchain/core/messages';
 import { StructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
@@ -24,6 +24,7 @@ export class LibosLangChainTool extends StructuredTool<JSONSchema, Record<string
   description: string;
   schema: JSONSchema;
   readonly #process: ToolCaller;
+  readonly #media: boolean;
 
   constructor(process: ToolCaller, summary: ToolSummary) {
     super();
@@ -33,6 +34,7 @@ export class LibosLangChainTool extends StructuredTool<JSONSchema, Record<string
     // JSON Schema; the JSON Schema type is the one agents and bindTools accept.
     this.schema = passThroughSchema(summary.inputSchema) as unknown as JSONSchema;
     this.#process = process;
+    this.#media = summary.media === true;
   }
 
   protected override async _call(
@@ -41,8 +43,10 @@ export class LibosLangChainTool extends StructuredTool<JSONSchema, Record<string
     config?: ToolRunnableConfig,
   ): Promise<string | ToolMessage> {
     const outcome = await this.#process.call(this.name, args, config?.signal === undefined ? {} : { signal: config.signal });
-    if (outcome.ok) return JSON.stringify(outcome.result);
     const toolCallId = config?.toolCall?.id;
+    const media = outcome.ok && this.#media && toolCallId !== undefined ? mediaResultOf(outcome.result) : undefined;
+    if (media !== undefined) return new ToolMessage({ content: mediaContent(media), tool_call_id: toolCallId!, name: this.name });
+    if (outcome.ok) return JSON.stringify(outcome.result);
     if (toolCallId === undefined) {
       const { code, message, effect, details } = outcome.error;
       throw new LibosError(code, message, { effect, ...(details === undefined ? {} : { details }) });
@@ -54,6 +58,19 @@ export class LibosLangChainTool extends StructuredTool<JSONSchema, Record<string
       name: this.name,
     });
   }
+}
+
+/**
+ * A media result as LangChain's standard content blocks: the other fields as text, then the bytes
+ * once, as an `image`, `audio` or `file` block (a PDF) with its MIME type, which each chat model
+ * integration turns into its provider's own media part.
+ */
+function mediaContent(media: MediaResult) {
+  const type = media.media_type === 'document' ? ('file' as const) : media.media_type;
+  return [
+    { type: 'text' as const, text: JSON.stringify(mediaMetadataOf(media)) },
+    { type, mimeType: media.mime_type, data: media.data },
+  ];
 }
 
 /** The process's tools as LangChain `StructuredTool`s, for `createAgent({ tools })` or `model.bindTools`. */

@@ -8,6 +8,7 @@ import { currentCall } from './current-call.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import type { KnownStructure } from './serialized-message.js';
 import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
+import { mediaOutputSchema } from './to-media-content.js';
 import { VERSION } from './version.js';
 
 /** A tool as `tools/list` publishes it. */
@@ -17,7 +18,7 @@ export function toMcpTool(tool: ToolSummary): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
-    outputSchema: tool.outputSchema as NonNullable<Tool['outputSchema']>,
+    outputSchema: (tool.media ? mediaOutputSchema(tool.outputSchema) : tool.outputSchema) as NonNullable<Tool['outputSchema']>,
     annotations: {
       title: tool.title,
       readOnlyHint: tool.annotations.readOnlyHint,
@@ -80,7 +81,8 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
       const outcome = await currentCall.run({ requestId: extra.requestId, server }, () =>
         process.call(request.params.name, callArguments ?? {}, { signal, caller: callerOf(server, options.sessionIdOf?.()) }),
       );
-      if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
+      const known = outcome.ok ? knownStructure(outcome.result) : undefined;
+      if (known !== undefined) options.noteResult?.(extra.requestId, known);
       return toCallToolResult(outcome);
     } catch (error) {
       // A throw here is a bug; a JSON-RPC error would carry its raw text (maybe a host path) to the client.

@@ -1,7 +1,8 @@
 import type { CallResult, ToolFailure } from '@libos/core';
-import { resultJson, resultJsonBytes } from '@libos/tools';
+import { mediaResultOf, resultJson, resultJsonBytes } from '@libos/tools';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { KnownStructure } from './serialized-message.js';
+import { toMediaCallToolResult } from './to-media-content.js';
 
 /** The failure object as every app prints it: `details` is always present (empty when the tool gave none). */
 export function failureJson(error: ToolFailure): { code: string; message: string; effect: string; details: unknown } {
@@ -14,6 +15,8 @@ export function failureJson(error: ToolFailure): { code: string; message: string
  */
 export function toCallToolResult(outcome: CallResult): CallToolResult {
   if (outcome.ok) {
+    const media = mediaResultOf(outcome.result);
+    if (media !== undefined) return toMediaCallToolResult(media);
     // The text the runtime measured against result_max_bytes: a 10,000-entry listing is serialized once, not twice.
     return { structuredContent: outcome.result, content: [{ type: 'text', text: resultJson(outcome.result) }] };
   }
@@ -21,7 +24,9 @@ export function toCallToolResult(outcome: CallResult): CallToolResult {
 }
 
 /** A successful result with the JSON its text block carries and that text's size, both as measured when the call returned. */
-export function knownStructure(result: Record<string, unknown>): KnownStructure {
+export function knownStructure(result: Record<string, unknown>): KnownStructure | undefined {
+  // A media result's structuredContent is not the result (its bytes travel as media): serialized as sent.
+  if (mediaResultOf(result) !== undefined) return undefined;
   return { value: result, json: resultJson(result), bytes: resultJsonBytes(result) };
 }
 

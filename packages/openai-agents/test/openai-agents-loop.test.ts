@@ -114,11 +114,11 @@ describe('createOpenAIAgentsTools in an Agents SDK run', () => {
     // The runner answers a parse failure itself, before any tool code runs.
     expect(results(model.requests[1]!).get('call_0_0')).toContain('valid JSON');
     // Invoked directly, the tool's own error function answers in libOS's terms.
-    expect(JSON.parse(await read!.invoke(new RunContext(), '{"path": '))).toEqual({
+    expect(JSON.parse(String(await read!.invoke(new RunContext(), '{"path": ')))).toEqual({
       error: { code: 'invalid_arguments', message: 'The arguments of read_text_file must be a JSON object.', effect: 'none' },
     });
     expect(calls).toEqual([]);
-    expect(JSON.parse(await read!.invoke(new RunContext(), '{"path":"nope","encoding":null,"max_bytes":null}'))).toMatchObject({
+    expect(JSON.parse(String(await read!.invoke(new RunContext(), '{"path":"nope","encoding":null,"max_bytes":null}')))).toMatchObject({
       error: { code: 'not_found' },
     });
     expect(calls).toEqual(['read_text_file']);
@@ -130,13 +130,13 @@ describe('createOpenAIAgentsTools in an Agents SDK run', () => {
     const direct = await process.call('read_text_file', JSON.parse('{"path":"notes/todo.txt","__proto__":{"x":1}}'));
     expect(direct).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
     const viaAdapter = JSON.parse(
-      await read!.invoke(new RunContext(), '{"path":"notes/todo.txt","encoding":null,"max_bytes":null,"__proto__":{"x":1}}'),
+      String(await read!.invoke(new RunContext(), '{"path":"notes/todo.txt","encoding":null,"max_bytes":null,"__proto__":{"x":1}}')),
     );
     expect(viaAdapter).toMatchObject({ error: { code: 'invalid_arguments', effect: 'none' } });
     // Nested inside an edit: the edit does not land without the key, it is refused.
     const arguments_ =
       '{"path":"notes/todo.txt","encoding":null,"expected_content_sha256":null,"edits":[{"old_text":"milk","new_text":"tea","replace_all":null,"__proto__":{}}]}';
-    expect(JSON.parse(await edit!.invoke(new RunContext(), arguments_))).toMatchObject({ error: { code: 'invalid_arguments' } });
+    expect(JSON.parse(String(await edit!.invoke(new RunContext(), arguments_)))).toMatchObject({ error: { code: 'invalid_arguments' } });
     expect(Buffer.from((await fixtures.readFile('notes/todo.txt'))!).toString()).toBe('buy milk\n');
     expect(Object.keys(stripOptionalNulls({ type: 'object', properties: {} }, JSON.parse('{"__proto__":1}')) as object)).toEqual(['__proto__']);
   });

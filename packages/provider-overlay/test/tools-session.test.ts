@@ -26,6 +26,7 @@ function seededSandbox(): Sandbox {
   put('old/deep/two.txt', 'two\n');
   put('run.sh', '#!/bin/sh\necho hi\n');
   put('log.txt', 'line 1\n');
+  put('pic.gif', 'GIF89a\u0001\u0000\u0001\u0000');
   chmodSync(join(sandbox.root, 'run.sh'), 0o755);
   put('.git/config', '[core]\n');
   symlinkSync(join(sandbox.outside, 'secret.txt'), join(sandbox.root, 'link'));
@@ -56,6 +57,8 @@ const session: ReadonlyArray<[string, Record<string, unknown>]> = [
   ['append_text_file', { path: 'log.txt', content: 'line 3\n', expected_size_bytes: 14 }],
   ['append_text_file', { path: 'new/log.txt', content: 'first\n', create: true }],
   ['find_files', { path: '.', glob: '**/*.txt' }],
+  ['read_media_file', { path: 'pic.gif' }],
+  ['apply_patch', { patch: '*** Begin Patch\n*** Add File: patched.txt\n+patched\n*** End Patch' }],
   ['read_directory', { path: 'old', limit: 5 }],
 ];
 
@@ -88,6 +91,7 @@ describe('every tool through process.call on an overlay', () => {
           'search_files',
           'create_object_from_file',
           'find_files',
+          'read_media_file',
         ].includes(tool)
       )
         mutating.push(tool);
@@ -129,6 +133,7 @@ describe('every tool through process.call on an overlay', () => {
       old: 'deleted',
       'run.sh': 'modified',
       'src/main.ts': 'modified',
+      'patched.txt': 'added',
     });
     expect(changes.find((change) => change.path === 'old')).toMatchObject({ kind: 'directory', files_within: 2, current: null });
     // The appended file's base is the lower file as it was; the copy is the source's bytes.

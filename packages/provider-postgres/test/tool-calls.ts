@@ -4,7 +4,7 @@ import type { Runtime } from '@libos/tools';
 import fc from 'fast-check';
 
 const PATHS = ['a', 'b', 'a/b', 'a/b/c.txt', 'd', 'd/e.txt', 'x.txt', '.', '.git', 'a/.GIT', '../x', 'é 😀', 'a/b/../x.txt', 'x.txt/y'];
-const CONTENTS = ['', 'hello', 'hello\nworld\n', 'é€😀\n', 'line\n'.repeat(700)];
+const CONTENTS = ['', 'hello', 'hello\nworld\n', 'é€😀\n', 'line\n'.repeat(700), 'GIF89a image'];
 const HASHES = ['missing', ...CONTENTS.map((content) => createHash('sha256').update(content).digest('hex'))];
 
 // Mostly a few file names, so calls collide and later calls find what earlier ones made.
@@ -30,7 +30,11 @@ export const toolCall: fc.Arbitrary<ToolCall> = fc.oneof(
       'write_text_file',
       fc.record({
         path,
-        content: fc.oneof({ weight: 2, arbitrary: fc.constant('hello\nworld\n') }, { weight: 3, arbitrary: fc.constantFrom(...CONTENTS) }),
+        content: fc.oneof(
+          { weight: 2, arbitrary: fc.constant('hello\nworld\n') },
+          { weight: 1, arbitrary: fc.constant('GIF89a image') },
+          { weight: 3, arbitrary: fc.constantFrom(...CONTENTS) },
+        ),
         overwrite: optional(flag),
         expected_content_sha256: optional(fc.constantFrom(...HASHES)),
       }),
@@ -88,7 +92,7 @@ export const toolCall: fc.Arbitrary<ToolCall> = fc.oneof(
     ),
   },
   {
-    weight: 1,
+    weight: 2,
     arbitrary: call(
       'search_files',
       fc.record({ path, query: fc.constantFrom('hello', 'line', 'é', 'nothing'), max_results: optional(fc.constantFrom(1, 100)) }),
@@ -98,6 +102,37 @@ export const toolCall: fc.Arbitrary<ToolCall> = fc.oneof(
   { weight: 1, arbitrary: call('get_working_directory', fc.constant({})) },
   { weight: 1, arbitrary: call('create_object_from_file', fc.record({ name: fc.constantFrom('n1', 'n2'), path })) },
   { weight: 1, arbitrary: call('write_object_to_file', fc.record({ name: fc.constantFrom('n1', 'n2'), path, overwrite: optional(flag) })) },
+  {
+    weight: 2,
+    arbitrary: call(
+      'read_media_file',
+      fc.record({
+        path: fc.constantFrom('pic.gif', '../pic.gif', '../../pic.gif', 'x.txt', 'd/e.txt'),
+        max_bytes: optional(fc.constantFrom(4, 4000)),
+      }),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: call(
+      'apply_patch',
+      fc.record({
+        patch: fc
+          .tuple(path, fc.constantFrom('add', 'update', 'delete'))
+          .map(([target, kind]) =>
+            [
+              '*** Begin Patch',
+              ...(kind === 'add'
+                ? [`*** Add File: ${target}`, '+hello']
+                : kind === 'delete'
+                  ? [`*** Delete File: ${target}`]
+                  : [`*** Update File: ${target}`, '-hello', '+bye']),
+              '*** End Patch',
+            ].join('\n'),
+          ),
+      }),
+    ),
+  },
 );
 
 function dropUndefined<T extends Record<string, unknown>>(value: T): Record<string, unknown> {
@@ -119,6 +154,7 @@ export const PRELUDE: readonly ToolCall[] = [
   ['write_text_file', { path: 'x.txt', content: 'hello\nworld\n' }],
   ['write_text_file', { path: 'a/b/c.txt', content: 'line\n' }],
   ['create_object_from_file', { name: 'n1', path: 'x.txt' }],
+  ['write_text_file', { path: 'pic.gif', content: 'GIF89a image' }],
 ];
 
 /** Runs `script` on a fresh process of `runtime`; returns each comparable result. */

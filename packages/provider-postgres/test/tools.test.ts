@@ -74,13 +74,17 @@ describePostgres('the tools on the postgres provider', () => {
       recursive: true,
     });
     expect(await tool('find_files', { path: '.', glob: '**' })).toMatchObject({ count: 0 });
+    expect(await tool('apply_patch', { patch: '*** Begin Patch\n*** Add File: pic.gif\n+GIF89a image\n*** End Patch' })).toMatchObject({
+      files: [{ path: 'src/pic.gif', operation: 'add' }],
+    });
+    expect(await tool('read_media_file', { path: 'pic.gif' })).toMatchObject({ path: 'src/pic.gif', mime_type: 'image/gif' });
     expect([...used].sort()).toEqual(SERVED_TOOLS);
   });
 
   it('gives the same results as memfs for the same generated script of calls', async () => {
     const succeeded = new Set<string>();
     await fc.assert(
-      fc.asyncProperty(fc.array(toolCall, { minLength: 5, maxLength: 30 }), async (generated) => {
+      fc.asyncProperty(fc.array(toolCall, { minLength: 5, maxLength: 40 }), async (generated) => {
         const script = [...PRELUDE, ...generated];
         const memfs = createMemfsProvider();
         const postgres = testProvider();

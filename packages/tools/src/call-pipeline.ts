@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { resolveEncoding } from './encodings/index.js';
 import { describeInputIssues } from './input-issues.js';
 import { measureJson } from './measure-json.js';
-import { assertResultFits, boundedFailure } from './result-bound.js';
+import { assertMediaResultFits, assertResultFits, boundedFailure } from './result-bound.js';
 import { sha256Hex } from './sha256-hex.js';
 import type { ProcessState, ToolContext, ToolDefinition } from './tool-definition.js';
 import type { ToolSummary } from './tool-summary.js';
@@ -159,7 +159,8 @@ async function execute(
   // A read or a listing changed nothing; for the writing tools the effect already happened.
   const effect = tool.definition.annotations.readOnlyHint ? 'none' : 'unknown';
   if (tool.checkOutput === true) assertOutputMatches(tool.definition, output, effect);
-  assertResultFits(output, bounds, effect);
+  if (tool.definition.media === true) assertMediaResultFits(output, bounds, effect);
+  else assertResultFits(output, bounds, effect);
   return output;
 }
 

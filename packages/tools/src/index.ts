@@ -19,6 +19,8 @@ export { defineTool } from './tool-definition.js';
 export { atRealPath, creationPath } from './names/at-real-path.js';
 export type { AtRealPath } from './names/at-real-path.js';
 export { resultJson, resultJsonBytes } from './result-json.js';
+export { mediaMetadataOf, mediaResultOf, mediaResultSchema } from './media/media-result.js';
+export type { MediaMetadata, MediaResult } from './media/media-result.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';
 export { regexPoolStats, setRegexPoolSize } from './search/regex-pool.js';
 export type { RegexPoolStats } from './search/regex-pool.js';

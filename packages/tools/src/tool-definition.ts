@@ -59,6 +59,12 @@ export interface ToolDefinition<Input = any, Output = any, CallInput = Input, Na
   inputSchema(bounds: Bounds): z.ZodType<Input, CallInput>;
   readonly outputSchema: z.ZodType<Output>;
   readonly annotations: ToolAnnotations;
+  /**
+   * True when every result is a media result (`mediaResultSchema`): its `data` is bounded by
+   * `bounds.media_max_bytes` rather than `bounds.result_max_bytes`, and every transport hands it to
+   * the model as media, once.
+   */
+  readonly media?: boolean;
   execute(input: Input, context: ToolContext): Promise<Output>;
 }
 

@@ -11,6 +11,8 @@ export interface ToolSummary {
   /** Draft-07 JSON Schema of a successful result; closed (`additionalProperties: false`). */
   readonly outputSchema: Record<string, unknown>;
   readonly annotations: ToolAnnotations;
+  /** True when the tool's results are media results (`mediaResultOf`), for a transport to hand over as media. */
+  readonly media?: boolean;
 }
 
 /** Publishes one tool with the input schema built for the runtime's bounds. */
@@ -22,5 +24,6 @@ export function summarizeTool(definition: ToolDefinition, inputSchema: z.ZodType
     inputSchema: z.toJSONSchema(inputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>,
     outputSchema: z.toJSONSchema(definition.outputSchema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>,
     annotations: { ...definition.annotations },
+    media: definition.media === true,
   };
 }

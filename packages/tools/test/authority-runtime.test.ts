@@ -32,6 +32,11 @@ const TARGETED_CALLS: readonly [tool: string, args: Record<string, unknown>][] =
   ['delete_file', { path: 'private/d' }],
   ['delete_directory', { path: 'private/d', recursive: true }],
   ['delete_directory', { path: 'private/f.txt' }],
+  ['read_media_file', { path: 'private/f.txt' }],
+  ['apply_patch', { patch: '*** Begin Patch\n*** Update File: private/f.txt\n-private\n+changed\n*** End Patch' }],
+  ['apply_patch', { patch: '*** Begin Patch\n*** Add File: private/new.txt\n+x\n*** End Patch' }],
+  ['apply_patch', { patch: '*** Begin Patch\n*** Delete File: private/f.txt\n*** End Patch' }],
+  ['apply_patch', { patch: '*** Begin Patch\n*** Update File: public/f.txt\n*** Move to: private/moved.txt\n*** End Patch' }],
   ['create_object_from_file', { name: 'copy', path: 'private/f.txt' }],
   ['write_object_to_file', { name: 'doc', namespace: 'shared', path: 'private/f.txt' }],
   ['write_object_to_file', { name: 'doc', namespace: 'shared', path: 'private/d', overwrite: false }],
@@ -93,7 +98,10 @@ describe('authority through the runtime', () => {
         const shows = (tool === 'edit_text_file' || tool === 'move_file') && approver !== undefined && args.dry_run !== true;
         // A delete, with someone to ask, counts what it would remove: it only looks (stat, list).
         const counts = (tool === 'delete_file' || tool === 'delete_directory') && approver !== undefined;
-        if (counts) expect([calls[0], calls.every((call) => call === 'stat' || call === 'listDirectory')]).toEqual(['stat', true]);
+        // A patch, with someone to ask, reads the files (or looks whether an added one exists) to show its whole diff.
+        const previews = tool === 'apply_patch' && approver !== undefined;
+        if (previews) expect(calls.every((call) => call === 'readFile' || call === 'stat')).toBe(true);
+        else if (counts) expect([calls[0], calls.every((call) => call === 'stat' || call === 'listDirectory')]).toEqual(['stat', true]);
         else expect(calls).toEqual(shows ? ['readFile'] : []);
       }
       expect(outcomes[0]).toEqual(outcomes[1]);

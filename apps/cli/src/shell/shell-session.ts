@@ -1,5 +1,5 @@
 import { escapeForDisplay, type CallResult } from '@libos/core';
-import type { ToolCaller } from '@libos/tools';
+import { mediaMetadataOf, mediaResultOf, type ToolCaller } from '@libos/tools';
 import { describeFailure, formatListing } from './format-output.js';
 import { restAfter, splitWords, type Word } from './split-words.js';
 
@@ -11,6 +11,8 @@ export const SHELL_COMMANDS_HELP = `Commands (paths are relative to the current 
   cat PATH                 print a text file
   write PATH TEXT...       write the rest of the line (plus a newline) to a file
   write PATH <<END         write the following lines, up to a line "END", to a file
+  media PATH               read an image, audio file or PDF: its type, size and SHA-256
+  patch <<END              apply the following lines, up to "END", as an apply_patch patch
   mkdir PATH               create a directory and its missing parents
   rm PATH                  delete a file
   rmdir [-r] PATH          delete an empty directory (-r: and everything in it)
@@ -21,9 +23,11 @@ export const SHELL_COMMANDS_HELP = `Commands (paths are relative to the current 
 `;
 
 interface PendingHeredoc {
-  readonly path: string;
+  readonly command: string;
   readonly marker: string;
   readonly lines: string[];
+  /** What the collected text is for, once the marker line arrives. */
+  readonly land: (text: string) => Promise<void>;
 }
 
 /** What a line asks the loop to do next. */
@@ -60,7 +64,8 @@ export class ShellSession {
 
   /** Tells whether input ended inside a heredoc, reporting it. */
   finish(): void {
-    if (this.#heredoc !== undefined) this.#complain(`write: input ended before the line "${this.#heredoc.marker}"; nothing written\n`);
+    if (this.#heredoc !== undefined)
+      this.#complain(`${this.#heredoc.command}: input ended before the line "${this.#heredoc.marker}"; nothing written\n`);
   }
 
   /** Runs one input line. */
@@ -102,6 +107,12 @@ export class ShellSession {
         return 'continue';
       case 'write':
         await this.#writeCommand(line, words);
+        return 'continue';
+      case 'media':
+        await this.#withPath('media', words, (path) => this.#run('media', 'read_media_file', { path }, formatMedia));
+        return 'continue';
+      case 'patch':
+        this.#patchCommand(line, words);
         return 'continue';
       case 'call':
         await this.#rawCall(words[1]?.text, restAfter(line, words, 2));
@@ -166,7 +177,7 @@ export class ShellSession {
     const rest = restAfter(line, words, 2);
     const heredoc = /^<<\s*(\S+)$/u.exec(rest);
     if (heredoc !== null) {
-      this.#heredoc = { path, marker: heredoc[1]!, lines: [] };
+      this.#heredoc = { command: 'write', marker: heredoc[1]!, lines: [], land: (text) => this.#writeText(path, text) };
       return;
     }
     if (rest === '') {
@@ -184,8 +195,24 @@ export class ShellSession {
       return 'continue';
     }
     this.#heredoc = undefined;
-    await this.#writeText(heredoc.path, heredoc.lines.map((text) => `${text}\n`).join(''));
+    await heredoc.land(heredoc.lines.map((text) => `${text}\n`).join(''));
     return 'continue';
+  }
+
+  #patchCommand(line: string, words: readonly Word[]): void {
+    const heredoc = /^<<\s*(\S+)$/u.exec(restAfter(line, words, 1));
+    if (heredoc === null) {
+      this.#complain('patch: expected <<END, then the patch, then a line "END"\n');
+      return;
+    }
+    this.#heredoc = {
+      command: 'patch',
+      marker: heredoc[1]!,
+      lines: [],
+      land: async (patch) => {
+        await this.#run('patch', 'apply_patch', { patch }, formatPatch);
+      },
+    };
   }
 
   async #writeText(path: string, content: string): Promise<void> {
@@ -214,7 +241,12 @@ export class ShellSession {
         return;
       }
     }
-    const outcome = await this.#run(tool, tool, args, (result) => `${escapeForDisplay(JSON.stringify(result, null, 2), { multiline: true })}\n`);
+    const outcome = await this.#run(tool, tool, args, (result) => {
+      // Megabytes of base64 are no use on a terminal: a media result shows its other fields.
+      const media = mediaResultOf(result);
+      const shown = media === undefined ? result : { ...mediaMetadataOf(media), data: `(${media.size_bytes} bytes of base64, not shown)` };
+      return `${escapeForDisplay(JSON.stringify(shown, null, 2), { multiline: true })}\n`;
+    });
     if (outcome.ok && tool === 'set_working_directory') this.#cwd = String(outcome.result['working_directory']);
   }
 }
@@ -226,6 +258,21 @@ function rootFrom(cwd: string): string {
         .split('/')
         .map(() => '..')
         .join('/');
+}
+
+/** A media read in one line: never the bytes themselves. */
+function formatMedia(result: Record<string, unknown>): string {
+  return `${escapeForDisplay(String(result['path']))}: ${String(result['mime_type'])}, ${String(result['size_bytes'])} bytes, SHA-256 ${String(result['sha256'])}\n`;
+}
+
+/** What a patch did, one line per file, then its diff, escaped. */
+function formatPatch(result: Record<string, unknown>): string {
+  const files = result['files'] as { path: string; operation: string; moved_to: string | null }[];
+  const lines = files.map((file) => {
+    const moved = file.moved_to === null ? '' : ` -> ${escapeForDisplay(file.moved_to)}`;
+    return `${file.operation} ${escapeForDisplay(file.path)}${moved}\n`;
+  });
+  return `${lines.join('')}${escapeForDisplay(String(result['diff']), { multiline: true })}`;
 }
 
 /** File content as lines; controls, ANSI escapes and bidi overrides in it are shown escaped, never obeyed. */

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../tool-definition.js';
 import { appendTextFile } from './append-text-file.js';
+import { applyPatch } from './apply-patch.js';
 import { copyFile } from './copy-file.js';
 import { createObjectFromFile } from './create-object-from-file.js';
 import { deleteDirectory } from './delete-directory.js';
@@ -9,6 +10,7 @@ import { findFiles } from './find-files.js';
 import { getWorkingDirectory } from './get-working-directory.js';
 import { moveFile } from './move-file.js';
 import { readDirectory } from './read-directory.js';
+import { readMediaFile } from './read-media-file.js';
 import { readTextFile } from './read-text-file.js';
 import { searchFiles } from './search-files.js';
 import { setWorkingDirectory } from './set-working-directory.js';
@@ -22,8 +24,10 @@ export const BUILTIN_TOOLS = [
   setWorkingDirectory,
   readDirectory,
   readTextFile,
+  readMediaFile,
   writeTextFile,
   editTextFile,
+  applyPatch,
   appendTextFile,
   searchFiles,
   findFiles,
