@@ -1,6 +1,8 @@
-import { LibosError, unifiedDiffLines, type WorkspacePath } from '@libos/core';
+import { LibosError, type WorkspacePath } from '@libos/core';
+import { unifiedDiffLines } from '../edits/unified-diff.js';
 import { encodeLikeOriginal } from '../edits/encode-like-original.js';
 import { resolveEncoding } from '../encodings/index.js';
+import { atRealPath, creationPath } from '../names/at-real-path.js';
 import { sha256Hex } from '../sha256-hex.js';
 import type { ToolContext } from '../tool-definition.js';
 import { applyChunks, searchBudget } from './apply-chunks.js';
@@ -39,15 +41,21 @@ export async function planPatch(context: ToolContext, operations: readonly Resol
   const sig = resolveEncoding('utf-8-sig');
   const files: PlannedFile[] = [];
   const diffLines: string[] = [];
-  for (const operation of operations) {
-    if (operation.kind === 'add') {
+  for (const asked of operations) {
+    if (asked.kind === 'add') {
+      // A name spelled otherwise than an existing one is that one's twin: refused, never created beside it.
+      const operation = { ...asked, target: await creationPath(context, asked.target) };
       await requireMissing(context, operation.target);
       const bytes = resolveEncoding('utf-8').encode(operation.lines.map((line) => `${line}\n`).join(''));
       files.push({ operation, readSha256: null, bytes, sizeBytes: 0 });
       diffLines.push(...diffOf(operation.target, operation.target, '', decodeForDiff(bytes)));
       continue;
     }
-    const original = await readWhole(context, operation.target);
+    // The file as it exists, found under another Unicode spelling of its name when need be.
+    const found = await atRealPath(context, asked.target, (path) => readWhole(context, path));
+    const original = found.value;
+    const destination = asked.destination === undefined ? undefined : await creationPath(context, asked.destination);
+    const operation: ResolvedOperation = { ...asked, target: found.path, ...(destination === undefined ? {} : { destination }) };
     const text = sig.decode(original, { truncated: false });
     const readSha256 = sha256Hex(original);
     if (operation.kind === 'delete') {
@@ -62,7 +70,24 @@ export async function planPatch(context: ToolContext, operations: readonly Resol
     files.push({ operation, readSha256, bytes, sizeBytes: original.length });
     diffLines.push(...diffOf(operation.target, operation.destination ?? operation.target, text, next));
   }
+  refuseSameFileTwice(files);
   return { files, diffLines };
+}
+
+// Two spellings of one name in a patch reach one file: each file is changed by one operation only.
+function refuseSameFileTwice(files: readonly PlannedFile[]): void {
+  const seen = new Set<string>();
+  for (const { operation } of files) {
+    for (const path of [operation.target, operation.destination]) {
+      if (path === undefined) continue;
+      if (seen.has(path)) {
+        throw new LibosError('invalid_arguments', `The patch names "${path}" twice (in two spellings); each file may appear once.`, {
+          details: { path },
+        });
+      }
+      seen.add(path);
+    }
+  }
 }
 
 async function readWhole(context: ToolContext, path: WorkspacePath): Promise<Uint8Array> {

@@ -6,6 +6,7 @@ import { sniffMediaType } from '../media/sniff-media-type.js';
 import { sha256Hex } from '../sha256-hex.js';
 import { defineTool } from '../tool-definition.js';
 import { boundedIntegerField, pathField } from './tool-fields.js';
+import { atRealPath } from '../names/at-real-path.js';
 
 const SUPPORTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'audio/wav', 'audio/mpeg', 'audio/ogg', 'application/pdf'];
 
@@ -32,12 +33,16 @@ export const readMediaFile = defineTool({
   media: true,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async execute(input, context) {
-    const path = context.resolvePath(input.path);
-    const permit = await context.authorize({ right: 'read', path, target: 'file' });
+    const asked = context.resolvePath(input.path);
+    const permit = await context.authorize({ right: 'read', path: asked, target: 'file' });
     permit.spend();
     // One bounded read, then every decision on those bytes: no size looked up first that a writer
     // could change before the read, and nothing read twice.
-    const read = await context.provider.readFile(path, { maxBytes: input.max_bytes, signal: context.signal });
+    // The file as it exists, found under another Unicode spelling of its name when need be (docs/rules.md).
+    const located = await atRealPath(context, asked, (real) =>
+      context.provider.readFile(real, { maxBytes: input.max_bytes, signal: context.signal }),
+    );
+    const { path, value: read } = located;
     if (read.truncated || read.bytes.length > input.max_bytes) {
       throw new LibosError('too_large', `The file "${path}" is larger than ${input.max_bytes} bytes; media is never cut.`, {
         details: { path, max_bytes: input.max_bytes },
