@@ -1,0 +1,23 @@
+import type { SchemaMigration } from '@libos/core';
+
+/** One step of the schema, applied once per schema and recorded in `schema_migrations`. */
+export type Migration = SchemaMigration;
+
+// Keys are SHA-256 hex the runtime derives from a principal and a handle; the store never sees
+// either. Idle time is measured with the database's clock, so every host agrees on expiry.
+const v1: Migration = {
+  version: 1,
+  description: 'the processes of stateless callers: key, pid, cwd, last use',
+  sql: (s) => `
+    CREATE TABLE ${s}.processes (
+      key text PRIMARY KEY CHECK (key ~ '^[0-9a-f]{64}$'),
+      pid text NOT NULL CHECK (pid ~ '^pid_[0-9a-f]{16}$'),
+      cwd text NOT NULL,
+      last_used_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX processes_last_used_at ON ${s}.processes (last_used_at);
+  `,
+};
+
+/** Every migration, in order; a new step is appended, never edited once released. */
+export const MIGRATIONS: readonly Migration[] = [v1];
