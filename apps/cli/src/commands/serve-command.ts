@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createElicitationApprover, serveHttp } from '@libos/mcp';
 import { httpOptionsFrom } from '../http/http-options.js';
+import { checkFleetPolicy, openStateStore, withStateOption } from '../http/state-option.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { VERSION } from '../version.js';
@@ -18,6 +19,7 @@ const SERVE_FLAGS = {
   'drain-seconds': { type: 'string' },
   'auth-timeout-seconds': { type: 'string' },
   'single-user': { type: 'boolean' },
+  state: { type: 'string' },
 } as const;
 
 /** The start-up line's word on who may connect. */
@@ -42,7 +44,10 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   }
   expectPositionals('libos serve', positionals, 0);
   // A server for other hosts never guesses its directory: no current-directory default, no roots.
-  const workspaceOptions = { ...workspaceOptionsFrom('libos serve', values), borrowWorkingDirectory: true };
+  const workspaceOptions = withStateOption('libos serve', values.state, {
+    ...workspaceOptionsFrom('libos serve', values),
+    borrowWorkingDirectory: true,
+  });
   if (BACKEND_REGISTRY.provider(workspaceOptions.provider)?.servesRoot === true && values.root === undefined) {
     throw new UsageError(`libos serve: --root DIR is required with the ${workspaceOptions.provider} provider (the directory to serve)`);
   }
@@ -50,6 +55,15 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
 
   // One runtime serves every session; an approval goes to the client of the session asking.
   const workspace = await openWorkspace(workspaceOptions, createElicitationApprover());
+  // Stateless (2026-07-28) callers name their process by a handle; with --state every instance on the database serves it.
+  const processes = await (async () => {
+    if (values.state === undefined) return workspace.runtime.openProcessTable({ idleMs: httpOptions.sessionIdleMs, log });
+    checkFleetPolicy('libos serve', workspace.runtime.config);
+    return workspace.runtime.openProcessTable({ store: await openStateStore('libos serve', values.state), idleMs: httpOptions.sessionIdleMs, log });
+  })().catch(async (error: unknown) => {
+    await workspace.close();
+    throw error;
+  });
   const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION }).catch(async (error: NodeJS.ErrnoException) => {
     await workspace.close();
     throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
