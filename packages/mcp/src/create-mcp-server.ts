@@ -1,32 +1,14 @@
 import type { AuditCallerContext } from '@libos/core';
-import type { ToolSummary } from '@libos/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
-import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { currentCall } from './current-call.js';
+import { toMcpTool } from './to-mcp-tool.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import type { KnownStructure } from './serialized-message.js';
 import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 import { VERSION } from './version.js';
-
-/** A tool as `tools/list` publishes it. */
-export function toMcpTool(tool: ToolSummary): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
-    outputSchema: tool.outputSchema as NonNullable<Tool['outputSchema']>,
-    annotations: {
-      title: tool.title,
-      readOnlyHint: tool.annotations.readOnlyHint,
-      destructiveHint: tool.annotations.destructiveHint,
-      idempotentHint: tool.annotations.idempotentHint,
-      openWorldHint: false,
-    },
-  };
-}
 
 export interface McpServerOptions {
   /** The process the session's calls run in; default a new one (`runtime.spawn()`), ended when the server's transport closes. */
@@ -65,7 +47,7 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
   const log = options.log ?? (() => {});
   const owned = options.process === undefined;
   const process = options.process ?? runtime.spawn();
-  const published = runtime.tools.map(toMcpTool);
+  const published = runtime.tools.map(toMcpTool) as ListToolsResult['tools'];
   // The validator of a client's answer to an elicitation (an approval): the SDK's default, Ajv, is
   // five times the code to load at every start.
   const server = new Server(

@@ -1,4 +1,5 @@
-export { createMcpServer, toMcpTool } from './create-mcp-server.js';
+export { createMcpServer } from './create-mcp-server.js';
+export { toMcpTool } from './to-mcp-tool.js';
 export type { McpServerOptions } from './create-mcp-server.js';
 export type { McpProcess, McpRuntime } from './mcp-runtime.js';
 export { serveStdio } from './serve-stdio.js';

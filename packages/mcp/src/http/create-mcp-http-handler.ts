@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChannelLimits } from '../channel-limits.js';
-import { maxMessageBytes } from '../channel-limits.js';
-import { classifyMessage, isInitialize, isRequest, JSON_RPC } from '../json-rpc.js';
+import { DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from '../channel-limits.js';
+import { classifyMessage, isInitialize, isPlainObject, isRequest, JSON_RPC } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
 import { BodyBudget } from './body-budget.js';
 import { checkAccess } from './check-access.js';
 import { HttpSession } from './http-session.js';
+import { createModernHttp } from '../modern/modern-http.js';
+import type { ResolveModernCall } from '../modern/modern-call.js';
+import { principalOf } from './principal.js';
 import { BodyBudgetSpent, BodyTimedOut, BodyTooLarge, readBody } from './read-body.js';
 import { rpcError, sendJson } from './send-json.js';
 
@@ -32,6 +35,11 @@ export interface McpHttpHandlerOptions {
   /** How long one request's body may take to arrive whole once its headers have (default 30 s; then 408). */
   readonly bodyTimeoutMs?: number;
   readonly limits?: Partial<ChannelLimits>;
+  /**
+   * Resolves the principal's process for each 2026-07-28 call (default: a process of its own per
+   * call, ended once it is answered). Under 2025-era sessions the session's process is used.
+   */
+  readonly resolveCall?: ResolveModernCall;
   readonly log?: (line: string) => void;
   readonly name?: string;
   readonly version?: string;
@@ -76,6 +84,14 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
   // Without it, many connections each sending a large body (slowly, or to a session whose client
   // does not take its replies) would make the server hold all of them.
   const bodies = new BodyBudget(options.maxBodyBytes ?? BODIES_HELD * maxRequestBytes);
+  const modern = createModernHttp(runtime, {
+    name: options.name,
+    version: options.version,
+    log,
+    maxReplyBytes: { ...DEFAULT_CHANNEL_LIMITS, ...options.limits }.maxReplyBytes,
+    maxRequestBytes,
+    resolveCall: options.resolveCall,
+  });
 
   const openSession = () =>
     HttpSession.open({
@@ -140,6 +156,12 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     }
     if (draining && isRequest(body)) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', body.id));
     if (session !== undefined) return session.handle(request, response, body, bytes);
+    // 2026-07-28: no session; the SDK's own classification decides, so the two never disagree.
+    if (isPlainObject(body) && !(await modern.isLegacy(request, body))) {
+      if (draining)
+        return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', isRequest(body) ? body.id : null));
+      return modern.serve(request, response, body, principalOf(options.token));
+    }
     if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
     if (!isInitialize(body)) {
       return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.'));
@@ -226,7 +248,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       // Still answering while draining: the answer to an approval a taken call waits on may come
       // on a new request. New sessions and new requests get 503 meanwhile.
       const pending = new Set(sessions.values());
-      const drained = Promise.all([...pending].map((session) => session.drained().then(() => pending.delete(session))));
+      const drained = Promise.all([modern.drained(), ...[...pending].map((session) => session.drained().then(() => pending.delete(session)))]);
       let deadline: NodeJS.Timeout | undefined;
       const timedOut = new Promise<true>((resolve) => (deadline = setTimeout(() => resolve(true), drainMs)));
       if ((await Promise.race([drained, timedOut])) === true) {
@@ -234,6 +256,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       }
       clearTimeout(deadline);
       await Promise.all([...sessions.values()].map((session) => session.close()));
+      await modern.close();
     },
   };
 }

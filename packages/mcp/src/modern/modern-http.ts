@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { McpRuntime } from '../mcp-runtime.js';
+import type { ModernCall, ResolveModernCall } from './modern-call.js';
+import { createModernServer, type ModernExchange, type ModernServerOptions } from './modern-server.js';
+
+export interface ModernHttpOptions extends ModernServerOptions {
+  /** The largest request body (the same bound the handler reads bodies under). */
+  readonly maxRequestBytes: number;
+  /** Resolves each call's principal and process (default: a process of its own per request). */
+  readonly resolveCall?: ResolveModernCall | undefined;
+}
+
+/** The 2026-07-28 leg of the HTTP endpoint: stateless, one SDK server per request. */
+export interface ModernHttp {
+  /** True when the SDK routes this request to the 2025-era leg (sessions, `initialize`). */
+  isLegacy(request: IncomingMessage, body: unknown): Promise<boolean>;
+  /** Answers one 2026-07-28 request whose body has been read (and bounded) already. */
+  serve(request: IncomingMessage, response: ServerResponse, body: Readonly<Record<string, unknown>>, principal: string): Promise<void>;
+  /** Requests taken and not yet answered. */
+  readonly inFlight: number;
+  /** Resolves once no request is in flight. */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Without a fleet's state, a call runs in a process of its own, ended once it is answered. */
+function spawnPerCall(runtime: McpRuntime): ResolveModernCall {
+  return async ({ principal }) => {
+    const process = runtime.spawn();
+    const call: ModernCall = { principal, handle: randomUUID(), process, release: () => process.end?.() };
+    return call;
+  };
+}
+
+/**
+ * Serves 2026-07-28 requests through the SDK's own `createMcpHandler` (strict: 2025-era traffic is
+ * routed before it, with `isLegacyRequest`, to the sessions). The request's body, already read under
+ * the endpoint's bounds, is handed over parsed, and the raw body reaches the request's server
+ * through the web `Request` the SDK gives its factory.
+ */
+export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions): ModernHttp {
+  const exchanges = new WeakMap<Request, ModernExchange>();
+  const resolveCall = options.resolveCall ?? spawnPerCall(runtime);
+  const handler = createMcpHandler(
+    ({ requestInfo }) => {
+      const exchange = requestInfo === undefined ? undefined : exchanges.get(requestInfo);
+      if (exchange === undefined) throw new Error('A 2026-07-28 request reached the server without its exchange.');
+      return createModernServer(runtime, exchange, options);
+    },
+    { legacy: 'reject', maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
+  );
+  let inFlight = 0;
+  const waiters: (() => void)[] = [];
+
+  return {
+    async isLegacy(request, body) {
+      return isLegacyRequest(await toWebRequest(nodeRequest(request), body), body, { maxRequestBodySize: options.maxRequestBytes });
+    },
+    async serve(request, response, body, principal) {
+      inFlight += 1;
+      try {
+        const node = toNodeHandler(
+          {
+            fetch: (webRequest, fetchOptions) => {
+              exchanges.set(webRequest, {
+                body,
+                signal: webRequest.signal,
+                resolveCall: (caller) => resolveCall({ request: webRequest, body, caller, principal }),
+              });
+              return handler.fetch(webRequest, fetchOptions);
+            },
+          },
+          { maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
+        );
+        await node(nodeRequest(request), response, body);
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0) for (const resolve of waiters.splice(0)) resolve();
+      }
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    drained() {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    close: () => handler.close(),
+  };
+}
+
+/** Node's request as the SDK's adapter types it (a request that reached a server has its method). */
+function nodeRequest(request: IncomingMessage): NodeIncomingMessageLike {
+  return request as IncomingMessage & { method: string; url: string };
+}
