@@ -16,3 +16,5 @@ export { failureJson, toCallToolResult } from './to-call-tool-result.js';
 export { DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from './channel-limits.js';
 export type { ChannelLimits } from './channel-limits.js';
 export { isLoopback } from './loopback.js';
+export { processTableResolver } from './modern/process-table-resolver.js';
+export type { StatelessProcesses } from './modern/process-table-resolver.js';

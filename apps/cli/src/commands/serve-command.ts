@@ -64,10 +64,12 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
     await workspace.close();
     throw error;
   });
-  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION }).catch(async (error: NodeJS.ErrnoException) => {
-    await workspace.close();
-    throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
-  });
+  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION, processes }).catch(
+    async (error: NodeJS.ErrnoException) => {
+      await workspace.close();
+      throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
+    },
+  );
   log(
     `serving ${workspace.runtime.tools.length} tools (${workspaceOptions.provider} provider, ${workspace.served}) on ${server.url}` +
       ACCESS_NOTES[httpOptions.tokenSource](httpOptions.token ?? ''),

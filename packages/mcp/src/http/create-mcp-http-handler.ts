@@ -9,6 +9,7 @@ import { HttpSession } from './http-session.js';
 import { createModernHttp } from '../modern/modern-http.js';
 import type { ResolveModernCall } from '../modern/modern-call.js';
 import { principalOf } from './principal.js';
+import { processTableResolver, type StatelessProcesses } from '../modern/process-table-resolver.js';
 import { BodyBudgetSpent, BodyTimedOut, BodyTooLarge, readBody } from './read-body.js';
 import { rpcError, sendJson } from './send-json.js';
 
@@ -40,6 +41,12 @@ export interface McpHttpHandlerOptions {
    * call, ended once it is answered). Under 2025-era sessions the session's process is used.
    */
   readonly resolveCall?: ResolveModernCall;
+  /**
+   * The runtime's processes kept as data (`runtime.openProcessTable()`): 2026-07-28 calls name their
+   * process with a `process` argument and `tools/list` publishes it (docs/mcp.md). Used when no
+   * `resolveCall` is given; 2025-era sessions never see it.
+   */
+  readonly processes?: StatelessProcesses;
   readonly log?: (line: string) => void;
   readonly name?: string;
   readonly version?: string;
@@ -90,7 +97,8 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     log,
     maxReplyBytes: { ...DEFAULT_CHANNEL_LIMITS, ...options.limits }.maxReplyBytes,
     maxRequestBytes,
-    resolveCall: options.resolveCall,
+    resolveCall: options.resolveCall ?? (options.processes === undefined ? undefined : processTableResolver(options.processes)),
+    tools: options.processes?.tools,
   });
 
   const openSession = () =>

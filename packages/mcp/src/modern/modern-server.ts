@@ -1,4 +1,5 @@
 import type { AuditCallerContext } from '@libos/core';
+import type { ToolSummary } from '@libos/tools';
 import { CLIENT_INFO_META_KEY, type CallToolResult, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
@@ -25,6 +26,8 @@ export interface ModernServerOptions {
   readonly maxReplyBytes: number;
   /** How long a client may cache `tools/list` (the tools never change while the server runs). */
   readonly toolsTtlMs?: number;
+  /** The tools published, when they differ from the runtime's (a process table's, with `process`). */
+  readonly tools?: readonly ToolSummary[] | undefined;
 }
 
 /** The tools never change while a server runs; a client may keep the list this long (an hour). */
@@ -37,7 +40,7 @@ const DEFAULT_TOOLS_TTL_MS = 3_600_000;
  * result, measured before it is written.
  */
 export function createModernServer(runtime: McpRuntime, exchange: ModernExchange, options: ModernServerOptions): Server {
-  const published = runtime.tools.map(toMcpTool);
+  const published = (options.tools ?? runtime.tools).map(toMcpTool);
   const server = new Server(
     { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
     {
@@ -55,7 +58,7 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
         signal: exchange.signal,
         caller: callerOf(ctx),
         maxReplyBytes: options.maxReplyBytes,
-        tools: runtime.tools,
+        tools: options.tools ?? runtime.tools,
         log: options.log,
       });
     } finally {
