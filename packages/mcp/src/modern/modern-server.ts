@@ -1,5 +1,6 @@
 import type { AuditCallerContext } from '@libos/core';
-import { CLIENT_INFO_META_KEY, type CallToolResult, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, type CallToolResult, type InputRequiredResult, Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { ApprovalRounds } from '../approvals/approval-rounds.js';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
 import { runToolCall } from '../run-tool-call.js';
@@ -25,6 +26,8 @@ export interface ModernServerOptions {
   readonly maxReplyBytes: number;
   /** How long a client may cache `tools/list` (the tools never change while the server runs). */
   readonly toolsTtlMs?: number;
+  /** Approvals by `input_required` rounds (sealed states, single use). */
+  readonly approvals: ApprovalRounds;
 }
 
 /** The tools never change while a server runs; a client may keep the list this long (an hour). */
@@ -44,20 +47,25 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
       capabilities: { tools: {} },
       // The list is the same for every principal: any cache may keep it.
       cacheHints: { 'tools/list': { ttlMs: options.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS, cacheScope: 'public' } },
+      requestState: { verify: options.approvals.verify },
     },
   );
   server.setRequestHandler('tools/list', () => ({ tools: published }));
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const params = isPlainObject(exchange.body.params) ? exchange.body.params : {};
+    const name = request.params.name;
     const call = await exchange.resolveCall(callerOf(ctx));
     try {
-      return await runToolCall(call.process, request.params.name, params.arguments, {
-        signal: exchange.signal,
-        caller: callerOf(ctx),
-        maxReplyBytes: options.maxReplyBytes,
-        tools: runtime.tools,
-        log: options.log,
-      });
+      const subject = { principal: call.principal, handle: call.handle, tool: name, arguments: params.arguments };
+      return await options.approvals.round(ctx, subject, () =>
+        runToolCall(call.process, name, params.arguments, {
+          signal: exchange.signal,
+          caller: callerOf(ctx),
+          maxReplyBytes: options.maxReplyBytes,
+          tools: runtime.tools,
+          log: options.log,
+        }),
+      );
     } finally {
       await call.release();
     }
