@@ -162,4 +162,61 @@ const CONFIG = {
     const never = await call('get_working_directory', { process: `proc_${'B'.repeat(32)}` });
     for (let round = 0; round < 2; round++) expect(await call('get_working_directory', { process: handle })).toEqual(never);
   });
+
+  it('asks for an approval on one instance and takes the approved retry on another, once', async () => {
+    const database = await freshDatabase();
+    const token = randomBytes(16).toString('hex');
+    const config = {
+      policy_id: 'fleet',
+      grants: [
+        { path: '.', tree: true, rights: ['read', 'write'] },
+        { path: 'gated', tree: true, rights: ['write'], mode: 'ask' },
+      ],
+    };
+    const instances = await fleet(database, token, 2, config);
+    const balancer = await startBalancer(instances.map((instance) => instance.url.host));
+    onTestFinished(() => balancer.stop());
+    const { call: sdkCall } = await agent(balancer.url, token);
+    expect((await sdkCall('read_directory', { path: '.' })).isError).toBe(false);
+    let next = 0;
+    const raw = async (args: unknown, extra: Record<string, unknown> = {}) => {
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw-fleet', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+      };
+      const body = {
+        jsonrpc: '2.0',
+        id: `r${next++}`,
+        method: 'tools/call',
+        params: { name: 'write_text_file', arguments: args, ...extra, _meta: meta },
+      };
+      const response = await fetch(balancer.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'write_text_file',
+        },
+        body: JSON.stringify(body),
+      });
+      return {
+        servedBy: response.headers.get('x-served-by'),
+        json: (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } },
+      };
+    };
+    const write = { path: 'gated/a.txt', content: 'approved\n' };
+    const first = await raw(write);
+    expect(first.json.result?.resultType).toBe('input_required');
+    const accept = { inputResponses: { approval: { action: 'accept', content: {} } }, requestState: first.json.result?.requestState };
+    const retried = await raw(write, accept);
+    expect(retried.servedBy).not.toBe(first.servedBy);
+    expect(retried.json.result?.structuredContent).toMatchObject({ path: 'gated/a.txt', created: true });
+    // The same state again, on the instance that sealed it: used already, refused, nothing written twice.
+    const replayed = await raw(write, accept);
+    expect(replayed.json.error?.code).toBe(-32602);
+  });
 });

@@ -3,7 +3,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { currentCall } from './current-call.js';
+import { type CallApprovals, currentCall } from './current-call.js';
+import { APPROVAL_WINDOW_MS, approvalMessage } from './elicitation-approver.js';
 import { toMcpTool } from './to-mcp-tool.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import type { KnownStructure } from './serialized-message.js';
@@ -59,7 +60,7 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
     try {
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
       const callArguments = options.argumentsOf === undefined ? request.params.arguments : options.argumentsOf(extra.requestId);
-      const outcome = await currentCall.run({ requestId: extra.requestId, server }, () =>
+      const outcome = await currentCall.run(elicitingApprovals(server, extra.requestId), () =>
         process.call(request.params.name, callArguments ?? {}, { signal, caller: callerOf(server, options.sessionIdOf?.()) }),
       );
       if (outcome.ok) options.noteResult?.(extra.requestId, knownStructure(outcome.result));
@@ -115,5 +116,23 @@ export function callerOf(server: Server, sessionId: string | undefined): AuditCa
   return {
     ...(sessionId === undefined ? {} : { session: sessionId }),
     ...(client === undefined ? {} : { client: { name: client.name, version: client.version } }),
+  };
+}
+
+/**
+ * A 2025-era session asks its person by an elicitation request related to the call (over HTTP it
+ * travels on the call's own response stream), when its client declared form elicitation.
+ */
+function elicitingApprovals(server: Server, requestId: RequestId): CallApprovals {
+  return {
+    async ask(request, signal) {
+      if (server.getClientCapabilities()?.elicitation?.form === undefined) return 'unavailable';
+      const answer = await server.elicitInput(
+        { mode: 'form', message: approvalMessage(request), requestedSchema: { type: 'object', properties: {} } },
+        { timeout: APPROVAL_WINDOW_MS, relatedRequestId: requestId, ...(signal === undefined ? {} : { signal }) },
+      );
+      if (answer.action === 'accept') return 'approve';
+      return answer.action === 'decline' ? 'reject' : 'unavailable';
+    },
   };
 }

@@ -18,3 +18,6 @@ export type { ChannelLimits } from './channel-limits.js';
 export { isLoopback } from './loopback.js';
 export { processTableResolver } from './modern/process-table-resolver.js';
 export type { StatelessProcesses } from './modern/process-table-resolver.js';
+export { MemoryApprovalStateStore } from './approvals/approval-state-store.js';
+export type { ApprovalStateStore } from './approvals/approval-state-store.js';
+export type { ApprovalRoundsOptions } from './approvals/approval-rounds.js';

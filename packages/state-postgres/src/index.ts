@@ -4,3 +4,5 @@ export { migrate } from './migrate.js';
 export type { MigrationReport } from './migrate.js';
 export { MIGRATIONS } from './migrations.js';
 export type { Migration } from './migrations.js';
+export { createPostgresApprovalState } from './create-postgres-approval-state.js';
+export type { PostgresApprovalState } from './create-postgres-approval-state.js';

@@ -19,5 +19,24 @@ const v1: Migration = {
   `,
 };
 
+// 2026-07-28 approvals travel with the client as a sealed requestState: the fleet shares the seal's
+// key (one row, made by the first host) and which states were used (each id once, across hosts).
+const v2: Migration = {
+  version: 2,
+  description: 'the approvals seal key and the used requestStates',
+  sql: (s) => `
+    CREATE TABLE ${s}.approval_key (
+      singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+      key bytea NOT NULL CHECK (octet_length(key) >= 32),
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE ${s}.used_request_states (
+      id text PRIMARY KEY,
+      expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX used_request_states_expires_at ON ${s}.used_request_states (expires_at);
+  `,
+};
+
 /** Every migration, in order; a new step is appended, never edited once released. */
-export const MIGRATIONS: readonly Migration[] = [v1];
+export const MIGRATIONS: readonly Migration[] = [v1, v2];

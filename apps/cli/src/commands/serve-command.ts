@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createElicitationApprover, serveHttp } from '@libos/mcp';
 import { httpOptionsFrom } from '../http/http-options.js';
-import { checkFleetPolicy, openStateStore, withStateOption } from '../http/state-option.js';
+import { checkFleetPolicy, openFleetState, withStateOption, type FleetState } from '../http/state-option.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { VERSION } from '../version.js';
@@ -56,15 +56,19 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   // One runtime serves every session; an approval goes to the client of the session asking.
   const workspace = await openWorkspace(workspaceOptions, createElicitationApprover());
   // Stateless (2026-07-28) callers name their process by a handle; with --state every instance on the database serves it.
+  let state: FleetState | undefined;
   const processes = await (async () => {
     if (values.state === undefined) return workspace.runtime.openProcessTable({ idleMs: httpOptions.sessionIdleMs, log });
     checkFleetPolicy('libos serve', workspace.runtime.config);
-    return workspace.runtime.openProcessTable({ store: await openStateStore('libos serve', values.state), idleMs: httpOptions.sessionIdleMs, log });
+    state = await openFleetState('libos serve', values.state);
+    return workspace.runtime.openProcessTable({ store: state.processes, idleMs: httpOptions.sessionIdleMs, log });
   })().catch(async (error: unknown) => {
     await workspace.close();
     throw error;
   });
-  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION, processes }).catch(
+  // Every instance on the database seals approvals with one key and uses each requestState once.
+  const approvals = state === undefined ? {} : { approvals: { key: state.approvals.key, store: state.approvals.store } };
+  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION, processes, ...approvals }).catch(
     async (error: NodeJS.ErrnoException) => {
       await workspace.close();
       throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
@@ -84,6 +88,7 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
       // Drain: every call already taken is answered before the sessions and the runtime end.
       await server.close();
       await workspace.close();
+      await state?.close();
     } catch (error) {
       log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
       status = 1;

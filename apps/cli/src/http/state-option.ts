@@ -34,11 +34,23 @@ export function checkFleetPolicy(command: string, config: LibosConfig): void {
   }
 }
 
-/** Opens the process store of `--state`; a database it cannot reach is a UsageError. */
-export async function openStateStore(command: string, url: string): Promise<ProcessStoreV1> {
-  const { createPostgresProcessStore } = await import('@libos/state-postgres');
+/** What `--state` opens: the process store and the approvals' shared key and used states. */
+export interface FleetState {
+  readonly processes: ProcessStoreV1;
+  readonly approvals: { readonly key: Uint8Array; readonly store: { consume(id: string, expiresAt: number): Promise<boolean> } };
+  close(): Promise<void>;
+}
+
+/** Opens the state of `--state`; a database it cannot reach is a UsageError. */
+export async function openFleetState(command: string, url: string): Promise<FleetState> {
+  const { createPostgresApprovalState, createPostgresProcessStore } = await import('@libos/state-postgres');
   try {
-    return await createPostgresProcessStore({ connectionString: url });
+    const processes = await createPostgresProcessStore({ connectionString: url });
+    const approvals = await createPostgresApprovalState({ connectionString: url }).catch(async (error: unknown) => {
+      await processes.close();
+      throw error;
+    });
+    return { processes, approvals, close: () => approvals.close() };
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
     throw new UsageError(`${command}: --state ${urlWithoutPassword(url)}: cannot open the state store: ${reason}`);

@@ -7,6 +7,7 @@ import { BodyBudget } from './body-budget.js';
 import { checkAccess } from './check-access.js';
 import { HttpSession } from './http-session.js';
 import { createModernHttp } from '../modern/modern-http.js';
+import type { ApprovalRoundsOptions } from '../approvals/approval-rounds.js';
 import type { ResolveModernCall } from '../modern/modern-call.js';
 import { principalOf } from './principal.js';
 import { processTableResolver, type StatelessProcesses } from '../modern/process-table-resolver.js';
@@ -47,6 +48,8 @@ export interface McpHttpHandlerOptions {
    * `resolveCall` is given; 2025-era sessions never see it.
    */
   readonly processes?: StatelessProcesses;
+  /** The 2026-07-28 approvals' seal key and used-state store; a fleet gives every instance the same (docs/fleet.md). */
+  readonly approvals?: ApprovalRoundsOptions;
   readonly log?: (line: string) => void;
   readonly name?: string;
   readonly version?: string;
@@ -99,6 +102,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     maxRequestBytes,
     resolveCall: options.resolveCall ?? (options.processes === undefined ? undefined : processTableResolver(options.processes)),
     tools: options.processes?.tools,
+    approvals: options.approvals,
   });
 
   const openSession = () =>

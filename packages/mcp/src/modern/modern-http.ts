@@ -1,12 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { type ApprovalRoundsOptions, createApprovalRounds } from '../approvals/approval-rounds.js';
 import type { McpRuntime } from '../mcp-runtime.js';
 import type { ModernCall, ResolveModernCall } from './modern-call.js';
 import { createModernServer, type ModernExchange, type ModernServerOptions } from './modern-server.js';
 
-export interface ModernHttpOptions extends ModernServerOptions {
+export interface ModernHttpOptions extends Omit<ModernServerOptions, 'approvals'> {
+  /** The requestState seal's key and used-state store (see `ApprovalRoundsOptions`). */
+  readonly approvals?: ApprovalRoundsOptions | undefined;
   /** The largest request body (the same bound the handler reads bodies under). */
   readonly maxRequestBytes: number;
   /** Resolves each call's principal and process (default: a process of its own per request). */
@@ -30,7 +32,9 @@ export interface ModernHttp {
 function spawnPerCall(runtime: McpRuntime): ResolveModernCall {
   return async ({ principal }) => {
     const process = runtime.spawn();
-    const call: ModernCall = { principal, handle: randomUUID(), process, release: () => process.end?.() };
+    // No handle outlives the request: every call without one runs in a process of its own (cwd `.`),
+    // so an approval retried later is bound to that same empty handle.
+    const call: ModernCall = { principal, handle: '', process, release: () => process.end?.() };
     return call;
   };
 }
@@ -44,11 +48,12 @@ function spawnPerCall(runtime: McpRuntime): ResolveModernCall {
 export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions): ModernHttp {
   const exchanges = new WeakMap<Request, ModernExchange>();
   const resolveCall = options.resolveCall ?? spawnPerCall(runtime);
+  const serverOptions: ModernServerOptions = { ...options, approvals: createApprovalRounds(options.approvals) };
   const handler = createMcpHandler(
     ({ requestInfo }) => {
       const exchange = requestInfo === undefined ? undefined : exchanges.get(requestInfo);
       if (exchange === undefined) throw new Error('A 2026-07-28 request reached the server without its exchange.');
-      return createModernServer(runtime, exchange, options);
+      return createModernServer(runtime, exchange, serverOptions);
     },
     { legacy: 'reject', maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
   );

@@ -1,6 +1,7 @@
 import type { AuditCallerContext } from '@libos/core';
 import type { ToolSummary } from '@libos/tools';
-import { CLIENT_INFO_META_KEY, type CallToolResult, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, type CallToolResult, type InputRequiredResult, Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { ApprovalRounds } from '../approvals/approval-rounds.js';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
 import { runToolCall } from '../run-tool-call.js';
@@ -28,6 +29,8 @@ export interface ModernServerOptions {
   readonly toolsTtlMs?: number;
   /** The tools published, when they differ from the runtime's (a process table's, with `process`). */
   readonly tools?: readonly ToolSummary[] | undefined;
+  /** Approvals by `input_required` rounds (sealed states, single use). */
+  readonly approvals: ApprovalRounds;
 }
 
 /** The tools never change while a server runs; a client may keep the list this long (an hour). */
@@ -47,20 +50,25 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
       capabilities: { tools: {} },
       // The list is the same for every principal: any cache may keep it.
       cacheHints: { 'tools/list': { ttlMs: options.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS, cacheScope: 'public' } },
+      requestState: { verify: options.approvals.verify },
     },
   );
   server.setRequestHandler('tools/list', () => ({ tools: published }));
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const params = isPlainObject(exchange.body.params) ? exchange.body.params : {};
+    const name = request.params.name;
     const call = await exchange.resolveCall(callerOf(ctx));
     try {
-      return await runToolCall(call.process, request.params.name, params.arguments, {
-        signal: exchange.signal,
-        caller: callerOf(ctx),
-        maxReplyBytes: options.maxReplyBytes,
-        tools: options.tools ?? runtime.tools,
-        log: options.log,
-      });
+      const subject = { principal: call.principal, handle: call.handle, tool: name, arguments: params.arguments };
+      return await options.approvals.round(ctx, subject, () =>
+        runToolCall(call.process, name, params.arguments, {
+          signal: exchange.signal,
+          caller: callerOf(ctx),
+          maxReplyBytes: options.maxReplyBytes,
+          tools: options.tools ?? runtime.tools,
+          log: options.log,
+        }),
+      );
     } finally {
       await call.release();
     }
