@@ -8,6 +8,7 @@ import { checkAccess } from './check-access.js';
 import { HttpSession } from './http-session.js';
 import { createModernHttp } from '../modern/modern-http.js';
 import type { ResolveModernCall } from '../modern/modern-call.js';
+import type { ApprovalRoundsOptions } from '../approvals/approval-rounds.js';
 import { principalOf } from './principal.js';
 import { BodyBudgetSpent, BodyTimedOut, BodyTooLarge, readBody } from './read-body.js';
 import { rpcError, sendJson } from './send-json.js';
@@ -40,6 +41,8 @@ export interface McpHttpHandlerOptions {
    * call, ended once it is answered). Under 2025-era sessions the session's process is used.
    */
   readonly resolveCall?: ResolveModernCall;
+  /** The 2026-07-28 approvals' requestState key and used-state store (default: a key of this process, in memory). */
+  readonly approvals?: ApprovalRoundsOptions;
   readonly log?: (line: string) => void;
   readonly name?: string;
   readonly version?: string;
@@ -91,6 +94,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     maxReplyBytes: { ...DEFAULT_CHANNEL_LIMITS, ...options.limits }.maxReplyBytes,
     maxRequestBytes,
     resolveCall: options.resolveCall,
+    approvals: options.approvals,
   });
 
   const openSession = () =>
