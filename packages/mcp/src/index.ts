@@ -16,3 +16,7 @@ export { failureJson, toCallToolResult } from './to-call-tool-result.js';
 export { DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from './channel-limits.js';
 export type { ChannelLimits } from './channel-limits.js';
 export { isLoopback } from './loopback.js';
+export { MemoryApprovalStateStore } from './approvals/approval-state-store.js';
+export type { ApprovalStateStore } from './approvals/approval-state-store.js';
+export type { ApprovalRoundsOptions } from './approvals/approval-rounds.js';
+export type { ModernCall, ModernRequestInfo, ResolveModernCall } from './modern/modern-call.js';
