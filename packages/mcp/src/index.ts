@@ -21,3 +21,4 @@ export type { StatelessProcesses } from './modern/process-table-resolver.js';
 export { MemoryApprovalStateStore } from './approvals/approval-state-store.js';
 export type { ApprovalStateStore } from './approvals/approval-state-store.js';
 export type { ApprovalRoundsOptions } from './approvals/approval-rounds.js';
+export type { ModernCall, ModernRequestInfo, ResolveModernCall } from './modern/modern-call.js';

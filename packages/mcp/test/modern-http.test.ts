@@ -51,3 +51,17 @@ describe('2026-07-28 over HTTP (stateless)', () => {
     expect(json.result.cacheScope).toBe('public');
   });
 });
+
+describe('refusals outside a session answer under the request id', () => {
+  it('a request naming an unknown session, and a 2025-era request without one', async () => {
+    started = await startHttp({}, { token: 't0k' });
+    const headers = { ...HEADERS, authorization: 'Bearer t0k' };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 'mine-7', method: 'tools/list' });
+    const stale = await fetch(started.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'gone' }, body });
+    expect(stale.status).toBe(404);
+    expect(await stale.json()).toMatchObject({ id: 'mine-7', error: { code: -32001 } });
+    const sessionless = await fetch(started.url, { method: 'POST', headers, body });
+    expect(sessionless.status).toBe(400);
+    expect(await sessionless.json()).toMatchObject({ id: 'mine-7', error: { code: -32600 } });
+  });
+});

@@ -7,8 +7,8 @@ import { BodyBudget } from './body-budget.js';
 import { checkAccess } from './check-access.js';
 import { HttpSession } from './http-session.js';
 import { createModernHttp } from '../modern/modern-http.js';
-import type { ApprovalRoundsOptions } from '../approvals/approval-rounds.js';
 import type { ResolveModernCall } from '../modern/modern-call.js';
+import type { ApprovalRoundsOptions } from '../approvals/approval-rounds.js';
 import { principalOf } from './principal.js';
 import { processTableResolver, type StatelessProcesses } from '../modern/process-table-resolver.js';
 import { BodyBudgetSpent, BodyTimedOut, BodyTooLarge, readBody } from './read-body.js';
@@ -48,7 +48,7 @@ export interface McpHttpHandlerOptions {
    * `resolveCall` is given; 2025-era sessions never see it.
    */
   readonly processes?: StatelessProcesses;
-  /** The 2026-07-28 approvals' seal key and used-state store; a fleet gives every instance the same (docs/fleet.md). */
+  /** The 2026-07-28 approvals' requestState key and used-state store (default: a key of this process, in memory); a fleet gives every instance the same (docs/fleet.md). */
   readonly approvals?: ApprovalRoundsOptions;
   readonly log?: (line: string) => void;
   readonly name?: string;
@@ -69,6 +69,7 @@ export interface McpHttpHandler {
 }
 
 const DEFAULT_IDLE_MS = 900_000;
+const SESSION_NOT_FOUND = 'Session not found: it ended or never existed; initialize a new one.';
 const DEFAULT_MAX_SESSIONS = 256;
 const DEFAULT_DRAIN_MS = 30_000;
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
@@ -119,11 +120,16 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       },
     });
 
-  async function handlePost(request: IncomingMessage, response: ServerResponse, session: HttpSession | undefined): Promise<void> {
+  async function handlePost(
+    request: IncomingMessage,
+    response: ServerResponse,
+    session: HttpSession | undefined,
+    unknownSession: boolean,
+  ): Promise<void> {
     // The body's bytes stay taken until its session has taken the message (or it is refused).
     const taken = { bytes: 0 };
     try {
-      await handleBody(request, response, session, taken);
+      await handleBody(request, response, session, taken, unknownSession);
     } finally {
       bodies.give(taken.bytes);
     }
@@ -134,6 +140,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     response: ServerResponse,
     session: HttpSession | undefined,
     taken: { bytes: number },
+    unknownSession: boolean,
   ): Promise<void> {
     let body: unknown;
     let bytes = 0;
@@ -166,6 +173,8 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       const answers = incoming.answers;
       return sendJson(response, 400, Array.isArray(body) && answers.length > 1 ? answers : answers[0]);
     }
+    const ownId = isRequest(body) ? body.id : null;
+    if (unknownSession) return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, SESSION_NOT_FOUND, ownId));
     if (draining && isRequest(body)) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', body.id));
     if (session !== undefined) return session.handle(request, response, body, bytes);
     // 2026-07-28: no session; the SDK's own classification decides, so the two never disagree.
@@ -174,15 +183,19 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
         return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', isRequest(body) ? body.id : null));
       return modern.serve(request, response, body, principalOf(options.token));
     }
-    if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
+    if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', ownId));
     if (!isInitialize(body)) {
-      return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.'));
+      return sendJson(
+        response,
+        400,
+        rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.', ownId),
+      );
     }
     if (sessions.size + opening >= maxSessions) {
       return sendJson(
         response,
         503,
-        rpcError(JSON_RPC.internalError, `Too many sessions: this server keeps at most ${maxSessions}; end one (DELETE /mcp) or retry later.`),
+        rpcError(JSON_RPC.internalError, `Too many sessions: this server keeps at most ${maxSessions}; end one (DELETE /mcp) or retry later.`, ownId),
         { 'retry-after': '5' },
       );
     }
@@ -213,10 +226,11 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     const header = request.headers['mcp-session-id'];
     const id = Array.isArray(header) ? header[0] : header;
     const session = id === undefined ? undefined : sessions.get(id);
+    // A POST is read first, so that even this refusal answers under the request's own id.
+    if (request.method === 'POST') return handlePost(request, response, session, id !== undefined && session === undefined);
     if (id !== undefined && session === undefined) {
-      return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, 'Session not found: it ended or never existed; initialize a new one.'));
+      return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, SESSION_NOT_FOUND));
     }
-    if (request.method === 'POST') return handlePost(request, response, session);
     if (request.method === 'GET' || request.method === 'DELETE') {
       if (session === undefined)
         return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: an Mcp-Session-Id header is required.'));

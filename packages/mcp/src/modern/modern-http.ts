@@ -1,16 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import { type ApprovalRoundsOptions, createApprovalRounds } from '../approvals/approval-rounds.js';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { McpRuntime } from '../mcp-runtime.js';
 import type { ModernCall, ResolveModernCall } from './modern-call.js';
-import { createModernServer, type ModernExchange, type ModernServerOptions } from './modern-server.js';
+import { createModernEndpoint, type ModernEndpointOptions } from './modern-endpoint.js';
 
-export interface ModernHttpOptions extends Omit<ModernServerOptions, 'approvals'> {
-  /** The requestState seal's key and used-state store (see `ApprovalRoundsOptions`). */
-  readonly approvals?: ApprovalRoundsOptions | undefined;
-  /** The largest request body (the same bound the handler reads bodies under). */
-  readonly maxRequestBytes: number;
+export interface ModernHttpOptions extends ModernEndpointOptions {
   /** Resolves each call's principal and process (default: a process of its own per request). */
   readonly resolveCall?: ResolveModernCall | undefined;
 }
@@ -46,17 +41,8 @@ function spawnPerCall(runtime: McpRuntime): ResolveModernCall {
  * through the web `Request` the SDK gives its factory.
  */
 export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions): ModernHttp {
-  const exchanges = new WeakMap<Request, ModernExchange>();
   const resolveCall = options.resolveCall ?? spawnPerCall(runtime);
-  const serverOptions: ModernServerOptions = { ...options, approvals: createApprovalRounds(options.approvals) };
-  const handler = createMcpHandler(
-    ({ requestInfo }) => {
-      const exchange = requestInfo === undefined ? undefined : exchanges.get(requestInfo);
-      if (exchange === undefined) throw new Error('A 2026-07-28 request reached the server without its exchange.');
-      return createModernServer(runtime, exchange, serverOptions);
-    },
-    { legacy: 'reject', maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
-  );
+  const endpoint = createModernEndpoint(runtime, options);
   let inFlight = 0;
   const waiters: (() => void)[] = [];
 
@@ -69,14 +55,7 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
       try {
         const node = toNodeHandler(
           {
-            fetch: (webRequest, fetchOptions) => {
-              exchanges.set(webRequest, {
-                body,
-                signal: webRequest.signal,
-                resolveCall: (caller) => resolveCall({ request: webRequest, body, caller, principal }),
-              });
-              return handler.fetch(webRequest, fetchOptions);
-            },
+            fetch: (webRequest) => endpoint.answer({ request: webRequest, body, principal, resolveCall }),
           },
           { maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
         );
@@ -93,7 +72,7 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
       if (inFlight === 0) return Promise.resolve();
       return new Promise((resolve) => waiters.push(resolve));
     },
-    close: () => handler.close(),
+    close: () => endpoint.close(),
   };
 }
 
