@@ -110,9 +110,9 @@ const CONFIG = {
     expect(new Set(servedBy).size).toBe(3);
 
     // One instance dies without a word while calls are in flight; the others have everything this agent needs.
-    const inFlight = Array.from({ length: 6 }, () => call('read_text_file', { process: handle, path: 'a.txt' }));
+    const inFlight = Promise.allSettled(Array.from({ length: 6 }, () => call('read_text_file', { process: handle, path: 'a.txt' })));
     await instances[1]!.stop('SIGKILL');
-    await Promise.allSettled(inFlight);
+    await inFlight;
     for (let round = 0; round < 4; round++) {
       expect((await call('get_working_directory', { process: handle })).value).toEqual({ working_directory: 'out', process: handle });
     }
