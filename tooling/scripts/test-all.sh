@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pnpm test`: lint, build, then every test; `pnpm test:stress` runs the same with LIBOS_STRESS=1 (every
 # SIGKILL point, the 10,000-edit races: the long runs the default run samples). The services some tests
-# need are set up here, as CI does, and it says so first: Debian's postgresql and chromium are installed
+# need are set up here, as CI does, and it says so first: Debian's postgresql, chromium and haproxy are installed
 # with apt-get when missing and the user is root (LIBOS_TEST_INSTALL=0 installs nothing; where they
 # cannot be installed, their tests skip and say why), and the PostgreSQL tests get a throwaway cluster
 # that is stopped and removed whatever happens. The last line is "N passed, N failed, N skipped".
@@ -18,11 +18,13 @@ if [ "${LIBOS_TEST_INSTALL:-1}" != 0 ]; then
   missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   have_postgres || missing+=(postgresql)
+  [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
   if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" = 0 ]; then
     say "installing Debian's ${missing[*]} with apt-get for the browser and PostgreSQL tests (LIBOS_TEST_INSTALL=0 skips this, and those tests)"
   fi
   bash tooling/browser/install-chromium.sh || true
   bash tooling/postgres/throwaway-postgres.sh install || true
+  bash tooling/haproxy/install-haproxy.sh || true
 fi
 if have_postgres; then exec bash tooling/postgres/throwaway-postgres.sh run pnpm exec vitest run; fi
 say "no PostgreSQL here; its tests skip"

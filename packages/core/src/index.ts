@@ -81,6 +81,7 @@ export type {
   ObjectStoreV1,
   StoreCallOptions,
 } from './object-store.js';
+export type { ProcessRecord, ProcessStoreV1 } from './process-store.js';
 export { OBJECT_STORE_ERROR_DETAILS, checkStoreSignal, objectStoreErrors } from './object-store-errors.js';
 export type { StoreFailureReason } from './object-store-errors.js';
 export { OID_PATTERN } from './memory-object.js';

@@ -1,33 +1,15 @@
 import type { AuditCallerContext } from '@libos/core';
-import type { ToolSummary } from '@libos/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
-import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { currentCall } from './current-call.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type CallApprovals, currentCall } from './current-call.js';
+import { APPROVAL_WINDOW_MS, approvalMessage } from './elicitation-approver.js';
+import { toMcpTool } from './to-mcp-tool.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import type { KnownStructure } from './serialized-message.js';
 import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
-import { mediaOutputSchema } from './to-media-content.js';
 import { VERSION } from './version.js';
-
-/** A tool as `tools/list` publishes it. */
-export function toMcpTool(tool: ToolSummary): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
-    outputSchema: (tool.media ? mediaOutputSchema(tool.outputSchema) : tool.outputSchema) as NonNullable<Tool['outputSchema']>,
-    annotations: {
-      title: tool.title,
-      readOnlyHint: tool.annotations.readOnlyHint,
-      destructiveHint: tool.annotations.destructiveHint,
-      idempotentHint: tool.annotations.idempotentHint,
-      openWorldHint: false,
-    },
-  };
-}
 
 export interface McpServerOptions {
   /** The process the session's calls run in; default a new one (`runtime.spawn()`), ended when the server's transport closes. */
@@ -66,7 +48,7 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
   const log = options.log ?? (() => {});
   const owned = options.process === undefined;
   const process = options.process ?? runtime.spawn();
-  const published = runtime.tools.map(toMcpTool);
+  const published = runtime.tools.map(toMcpTool) as ListToolsResult['tools'];
   // The validator of a client's answer to an elicitation (an approval): the SDK's default, Ajv, is
   // five times the code to load at every start.
   const server = new Server(
@@ -78,7 +60,7 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
     try {
       const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
       const callArguments = options.argumentsOf === undefined ? request.params.arguments : options.argumentsOf(extra.requestId);
-      const outcome = await currentCall.run({ requestId: extra.requestId, server }, () =>
+      const outcome = await currentCall.run(elicitingApprovals(server, extra.requestId), () =>
         process.call(request.params.name, callArguments ?? {}, { signal, caller: callerOf(server, options.sessionIdOf?.()) }),
       );
       const known = outcome.ok ? knownStructure(outcome.result) : undefined;
@@ -135,5 +117,23 @@ export function callerOf(server: Server, sessionId: string | undefined): AuditCa
   return {
     ...(sessionId === undefined ? {} : { session: sessionId }),
     ...(client === undefined ? {} : { client: { name: client.name, version: client.version } }),
+  };
+}
+
+/**
+ * A 2025-era session asks its person by an elicitation request related to the call (over HTTP it
+ * travels on the call's own response stream), when its client declared form elicitation.
+ */
+function elicitingApprovals(server: Server, requestId: RequestId): CallApprovals {
+  return {
+    async ask(request, signal) {
+      if (server.getClientCapabilities()?.elicitation?.form === undefined) return 'unavailable';
+      const answer = await server.elicitInput(
+        { mode: 'form', message: approvalMessage(request), requestedSchema: { type: 'object', properties: {} } },
+        { timeout: APPROVAL_WINDOW_MS, relatedRequestId: requestId, ...(signal === undefined ? {} : { signal }) },
+      );
+      if (answer.action === 'accept') return 'approve';
+      return answer.action === 'decline' ? 'reject' : 'unavailable';
+    },
   };
 }

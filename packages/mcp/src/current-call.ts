@@ -1,12 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalDecision, ApprovalRequest } from '@libos/core';
 
 /**
- * The `tools/call` request whose work is running and the session's server that took it. One
- * runtime (so one approver) may serve many sessions: a question asked on the call's behalf (an
- * approval) goes to that call's client, as related to it. Over Streamable HTTP it then travels on
- * that very call's response stream, which the client is reading, rather than on a GET stream it
- * may never open.
+ * How the `tools/call` whose work is running asks its person. One runtime (so one approver) may
+ * serve many sessions and both protocol generations: under 2025-era sessions the question goes to
+ * that call's client as an elicitation related to the call (over Streamable HTTP it travels on the
+ * call's own response stream); under 2026-07-28 the call answers `input_required` instead and the
+ * approval comes back with the client's retry (approvals/approval-rounds.ts).
  */
-export const currentCall = new AsyncLocalStorage<{ readonly requestId: RequestId; readonly server: Server }>();
+export interface CallApprovals {
+  ask(request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision>;
+}
+
+export const currentCall = new AsyncLocalStorage<CallApprovals>();

@@ -1,4 +1,5 @@
-export { createMcpServer, toMcpTool } from './create-mcp-server.js';
+export { createMcpServer } from './create-mcp-server.js';
+export { toMcpTool } from './to-mcp-tool.js';
 export type { McpServerOptions } from './create-mcp-server.js';
 export type { McpProcess, McpRuntime } from './mcp-runtime.js';
 export { serveStdio } from './serve-stdio.js';
@@ -15,3 +16,9 @@ export { failureJson, toCallToolResult } from './to-call-tool-result.js';
 export { DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from './channel-limits.js';
 export type { ChannelLimits } from './channel-limits.js';
 export { isLoopback } from './loopback.js';
+export { processTableResolver } from './modern/process-table-resolver.js';
+export type { StatelessProcesses } from './modern/process-table-resolver.js';
+export { MemoryApprovalStateStore } from './approvals/approval-state-store.js';
+export type { ApprovalStateStore } from './approvals/approval-state-store.js';
+export type { ApprovalRoundsOptions } from './approvals/approval-rounds.js';
+export type { ModernCall, ModernRequestInfo, ResolveModernCall } from './modern/modern-call.js';

@@ -27,7 +27,11 @@ export interface MessageChannelOptions {
   readonly sink: MessageSink;
   readonly limits?: Partial<ChannelLimits>;
   /** Answers a request before the SDK sees it (return undefined to let the SDK handle it). */
-  readonly preempt?: (request: { readonly method: string; readonly params: unknown }) => Promise<PreemptAnswer> | undefined;
+  readonly preempt?: (request: {
+    readonly method: string;
+    readonly params: unknown;
+    readonly signal: AbortSignal;
+  }) => Promise<PreemptAnswer> | undefined;
   /** The result that replaces a reply over `maxReplyBytes` (undefined: a JSON-RPC error). */
   readonly oversizeResult?: OversizeResult;
   readonly log?: (line: string) => void;
@@ -254,7 +258,7 @@ export class MessageChannel implements Transport {
       this.send(refusal).catch((error: unknown) => this.#failedWrite(error));
       return;
     }
-    const preempted = this.#options.preempt?.({ method: request.method, params });
+    const preempted = this.#options.preempt?.({ method: request.method, params, signal: this.#calls.get(internalId)!.controller.signal });
     if (preempted !== undefined) {
       preempted
         .then(

@@ -3,7 +3,7 @@ import type { ChannelLimits } from './channel-limits.js';
 import { callerOf, createMcpServer } from './create-mcp-server.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import { MessageChannel, type MessageSink } from './message-channel.js';
-import { oversizeToolResult, preemptMalformedToolCall } from './tool-call-hooks.js';
+import { oversizeToolResult, type PreemptAnswer, preemptMalformedToolCall } from './tool-call-hooks.js';
 
 export interface McpSessionOptions {
   readonly runtime: McpRuntime;
@@ -16,6 +16,8 @@ export interface McpSessionOptions {
   readonly sessionId?: string | undefined;
   readonly name?: string | undefined;
   readonly version?: string | undefined;
+  /** Answers 2026-07-28 requests before the session's 2025-era server sees them (stdio: `createModernStdio`). */
+  readonly modern?: ((method: string, params: unknown, signal: AbortSignal) => Promise<PreemptAnswer> | undefined) | undefined;
   /** The MCP session id for audit records, when it is known only later (Streamable HTTP); default `sessionId`. */
   readonly sessionIdOf?: (() => string | undefined) | undefined;
 }
@@ -35,10 +37,11 @@ export async function openMcpSession(options: McpSessionOptions): Promise<McpSes
   const { runtime, process, log } = options;
   const sessionIdOf = options.sessionIdOf ?? (() => options.sessionId);
   let server: Server | undefined;
+  const malformed = preemptMalformedToolCall(process, () => (server === undefined ? undefined : callerOf(server, sessionIdOf())));
   const channel = new MessageChannel({
     sink: options.sink,
     // A call answered before the SDK sees it is recorded under its session and client all the same.
-    preempt: preemptMalformedToolCall(process, () => (server === undefined ? undefined : callerOf(server, sessionIdOf()))),
+    preempt: (request) => options.modern?.(request.method, request.params, request.signal) ?? malformed(request),
     oversizeResult: oversizeToolResult(runtime.tools),
     log,
     ...(options.limits === undefined ? {} : { limits: options.limits }),

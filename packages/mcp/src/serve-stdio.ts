@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type ChannelLimits, maxMessageBytes } from './channel-limits.js';
+import type { ApprovalRoundsOptions } from './approvals/approval-rounds.js';
+import { type ChannelLimits, DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from './channel-limits.js';
+import { createModernStdio } from './modern/modern-stdio.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import type { MessageChannel, MessageSink } from './message-channel.js';
 import { openMcpSession } from './open-mcp-session.js';
@@ -19,6 +21,8 @@ export interface ServeStdioOptions {
   readonly process?: McpProcess;
   readonly log?: (line: string) => void;
   readonly limits?: Partial<ChannelLimits>;
+  /** The 2026-07-28 approvals' requestState key and used-state store (default: a key of this process, in memory). */
+  readonly approvals?: ApprovalRoundsOptions;
   readonly name?: string;
   readonly version?: string;
 }
@@ -46,9 +50,18 @@ export async function serveStdio(runtime: McpRuntime, options: ServeStdioOptions
   const log = options.log ?? ((line: string) => void process.stderr.write(`libos mcp: ${line}\n`));
   const owned = options.process === undefined;
   const agent = options.process ?? runtime.spawn();
+  const modern = createModernStdio(runtime, agent, {
+    name: options.name,
+    version: options.version,
+    log,
+    maxReplyBytes: { ...DEFAULT_CHANNEL_LIMITS, ...options.limits }.maxReplyBytes,
+    maxRequestBytes: maxMessageBytes(runtime.bounds.arguments_max_bytes),
+    approvals: options.approvals,
+  });
   const { channel, server } = await openMcpSession({
     runtime,
     process: agent,
+    modern: modern.answer,
     sink: streamSink(output),
     log,
     limits: options.limits,
@@ -76,6 +89,7 @@ export async function serveStdio(runtime: McpRuntime, options: ServeStdioOptions
       input.unpipe(lines);
       try {
         await server.close();
+        await modern.close();
       } finally {
         if (owned) await agent.end?.();
       }

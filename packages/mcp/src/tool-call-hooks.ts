@@ -4,6 +4,7 @@ import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallInfo } from './call-table.js';
 import { isPlainObject, JSON_RPC } from './json-rpc.js';
 import type { McpProcess } from './mcp-runtime.js';
+import { resultTooLarge } from './run-tool-call.js';
 import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
 
 /** How a request answered before the SDK sees it is answered: a result, or a JSON-RPC error. */
@@ -69,14 +70,6 @@ export function oversizeToolResult(
   const readOnly = new Set(tools.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name));
   return (call, replyBytes, maxReplyBytes) => {
     if (call.method !== 'tools/call') return undefined;
-    return toCallToolResult({
-      ok: false,
-      error: {
-        code: 'result_too_large',
-        message: `The reply would be ${replyBytes} bytes as sent over MCP (the result twice, once as escaped JSON text), more than the ${maxReplyBytes} bytes a client accepts; narrow the request (a smaller limit or max_bytes, or a deeper path).`,
-        effect: call.tool !== undefined && readOnly.has(call.tool) ? 'none' : 'unknown',
-        details: { reply_bytes: replyBytes, max_reply_bytes: maxReplyBytes },
-      },
-    });
+    return toCallToolResult({ ok: false, error: resultTooLarge(replyBytes, maxReplyBytes, call.tool !== undefined && readOnly.has(call.tool)) });
   };
 }

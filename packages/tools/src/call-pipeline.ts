@@ -186,6 +186,14 @@ function createContext(
       return argumentsSha256;
     },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    async openProcessNamespace() {
+      if (state.openNamespace !== undefined) return state.openNamespace();
+      await environment.memory.openProcessNamespace(state.id);
+    },
+    async moveWorkingDirectory(cwd) {
+      await state.keepCwd?.(cwd);
+      state.cwd = cwd;
+    },
     resolvePath(input) {
       const path = resolveWorkspacePath(state.cwd, input);
       audit?.notePath(path);

@@ -14,6 +14,7 @@ import { adaptProvider } from './adapt-provider.js';
 import { checkWorkspaceQuota } from './check-workspace-quota.js';
 import { createAuthority } from './authority/create-authority.js';
 import type { CallEnvironment } from './call-pipeline.js';
+import { createProcessTable, type ProcessTable, type ProcessTableOptions } from './process-table.js';
 import { createProcess, spawnAt, type RuntimeProcess, type SpawnOptions } from './runtime-process.js';
 import { registerTools } from './register-tools.js';
 import type { ToolSummary } from './tool-summary.js';
@@ -67,6 +68,12 @@ export interface Runtime<Tools extends ToolList = typeof BUILTIN_TOOLS> {
   spawn(): RuntimeProcess<Tools>;
   /** A new process starting in `cwd` (from the root); rejects like `set_working_directory` would. */
   spawn(options: SpawnOptions): Promise<RuntimeProcess<Tools>>;
+  /**
+   * The runtime's processes kept as data, for callers without a session (MCP 2026-07-28): each call
+   * names its process by a handle (docs/mcp.md). Processes from `spawn` are not in it. The runtime
+   * closes the table (and its store) in `close()`.
+   */
+  openProcessTable(options?: ProcessTableOptions): ProcessTable;
   /**
    * Closes the provider and the Object store (dropping the process namespaces of this runtime's
    * processes first); later calls fail with `provider_failure`. Safe to call twice.
@@ -135,6 +142,7 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     if (spawnOptions === undefined) return createProcess<Tools>(environment, ROOT_PATH);
     return spawnAt<Tools>(environment, ROOT_PATH, spawnOptions.cwd);
   }
+  const tables: ProcessTable[] = [];
 
   return {
     config,
@@ -144,13 +152,21 @@ export async function createRuntime<const Tools extends ToolList = typeof BUILTI
     objects: objectMemoryReader(memory),
     checkpoint: async (file, checkpointOptions) => memory.checkpoint(file, checkpointOptions),
     spawn,
+    openProcessTable(tableOptions) {
+      const table = createProcessTable(environment, tableOptions);
+      tables.push(table);
+      return table;
+    },
     close() {
       closed = true;
-      closing ??= Promise.allSettled([provider.close(), memory.close(), audit?.end()]).then(([providerClosed, memoryClosed, auditEnded]) => {
+      closing ??= (async () => {
+        // The tables stop sweeping before the memory whose namespaces they drop closes.
+        await Promise.allSettled(tables.map((table) => table.close()));
+        const [providerClosed, memoryClosed, auditEnded] = await Promise.allSettled([provider.close(), memory.close(), audit?.end()]);
         if (providerClosed.status === 'rejected') throw providerClosed.reason;
         if (memoryClosed.status === 'rejected') throw memoryClosed.reason;
-        if (auditEnded?.status === 'rejected') throw auditEnded.reason;
-      });
+        if (auditEnded.status === 'rejected') throw auditEnded.reason;
+      })();
       return closing;
     },
   };

@@ -6,6 +6,8 @@ export type { LoadConfigOptions } from './load-config.js';
 // Re-exported so a runtime that embeds only @libos/tools can recognise the errors its setup throws.
 export { LibosError } from '@libos/core';
 export type { RuntimeProcess, SpawnOptions } from './runtime-process.js';
+export type { ProcessTable, ProcessTableOptions } from './process-table.js';
+export { createMemoryProcessStore } from './memory-process-store.js';
 export type { CallOptions } from './call-pipeline.js';
 export type { InputIssue } from './input-issues.js';
 export type { ToolSummary } from './tool-summary.js';

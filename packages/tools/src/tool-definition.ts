@@ -7,6 +7,17 @@ export interface ProcessState {
   readonly id: string;
   cwd: WorkspacePath;
   readonly namespace: string;
+  /**
+   * Makes the process's own namespace exist, when another owner than the runtime's memory keeps it
+   * (a process kept as data, whose namespace lives as long as its handle); default
+   * `memory.openProcessNamespace(id)`.
+   */
+  readonly openNamespace?: () => Promise<void>;
+  /**
+   * Keeps a new working directory where the process lives between calls (a process kept as data),
+   * before the process moves there; a failure leaves the process where it was.
+   */
+  readonly keepCwd?: (cwd: WorkspacePath) => Promise<void>;
 }
 
 /** What a tool's `execute` may use: everything host-facing goes through the provider. */
@@ -20,6 +31,10 @@ export interface ToolContext {
   /** Lowercase hex SHA-256 of the call's arguments JSON. */
   readonly argumentsSha256: string;
   readonly signal?: AbortSignal;
+  /** Makes this process's own `process:<id>` namespace exist before an Object tool uses it (idempotent). */
+  openProcessNamespace(): Promise<void>;
+  /** Moves the process to `cwd` (already checked by set_working_directory), keeping it first where the process lives. */
+  moveWorkingDirectory(cwd: WorkspacePath): Promise<void>;
   /** Applies the path rules to an input path against the process cwd. */
   resolvePath(input: string): WorkspacePath;
   /** Asks the authority (and the approver) for one right on one path; nothing is probed before it. */

@@ -104,6 +104,10 @@ HTTP options:
                             yet, then end those sessions anyway (default 30)
   --auth-timeout-seconds N  Close a connection that has not sent a request with the token within
                             N seconds (default 10); authenticated connections are never timed out
+  --state postgres://URL    Keep the processes of 2026-07-28 callers, approvals and (unless
+                            --objects names another database) process Objects and grant uses in
+                            this database, so several instances behind a balancer serve one agent
+                            (docs/fleet.md); the config needs a policy_id when grants count uses
 
 A browser Origin other than the server's own is refused with HTTP 403.
 

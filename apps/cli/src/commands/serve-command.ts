@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { serveHttp } from '@libos/mcp';
 import { httpOptionsFrom } from '../http/http-options.js';
+import { checkFleetPolicy, openFleetState, withStateOption, type FleetState } from '../http/state-option.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { VERSION } from '../version.js';
@@ -19,6 +20,7 @@ const SERVE_FLAGS = {
   'drain-seconds': { type: 'string' },
   'auth-timeout-seconds': { type: 'string' },
   'single-user': { type: 'boolean' },
+  state: { type: 'string' },
 } as const;
 
 /** The start-up line's word on who may connect. */
@@ -43,7 +45,10 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   }
   expectPositionals('libos serve', positionals, 0);
   // A server for other hosts never guesses its directory: no current-directory default, no roots.
-  const workspaceOptions = { ...workspaceOptionsFrom('libos serve', values), borrowWorkingDirectory: true };
+  const workspaceOptions = withStateOption('libos serve', values.state, {
+    ...workspaceOptionsFrom('libos serve', values),
+    borrowWorkingDirectory: true,
+  });
   if (
     BACKEND_REGISTRY.provider(workspaceOptions.provider)?.servesRoot === true &&
     values.root === undefined &&
@@ -57,10 +62,25 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
 
   // One runtime serves every session; an approval goes to the client of the session asking.
   const workspace = await openWorkspace(workspaceOptions, await APPROVAL_CHANNELS.mcp.create());
-  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION }).catch(async (error: NodeJS.ErrnoException) => {
+  // Stateless (2026-07-28) callers name their process by a handle; with --state every instance on the database serves it.
+  let state: FleetState | undefined;
+  const processes = await (async () => {
+    if (values.state === undefined) return workspace.runtime.openProcessTable({ idleMs: httpOptions.sessionIdleMs, log });
+    checkFleetPolicy('libos serve', workspace.runtime.config);
+    state = await openFleetState('libos serve', values.state);
+    return workspace.runtime.openProcessTable({ store: state.processes, idleMs: httpOptions.sessionIdleMs, log });
+  })().catch(async (error: unknown) => {
     await workspace.close();
-    throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
+    throw error;
   });
+  // Every instance on the database seals approvals with one key and uses each requestState once.
+  const approvals = state === undefined ? {} : { approvals: { key: state.approvals.key, store: state.approvals.store } };
+  const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION, processes, ...approvals }).catch(
+    async (error: NodeJS.ErrnoException) => {
+      await workspace.close();
+      throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);
+    },
+  );
   log(
     `serving ${workspace.runtime.tools.length} tools (${workspaceOptions.provider} provider, ${workspace.served}) on ${server.url}` +
       ACCESS_NOTES[httpOptions.tokenSource](httpOptions.token ?? ''),
@@ -75,6 +95,7 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
       // Drain: every call already taken is answered before the sessions and the runtime end.
       await server.close();
       await workspace.close();
+      await state?.close();
     } catch (error) {
       log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
       status = 1;

@@ -1,11 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChannelLimits } from '../channel-limits.js';
-import { maxMessageBytes } from '../channel-limits.js';
-import { classifyMessage, isInitialize, isRequest, JSON_RPC } from '../json-rpc.js';
+import { DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from '../channel-limits.js';
+import { classifyMessage, isInitialize, isPlainObject, isRequest, JSON_RPC } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
 import { BodyBudget } from './body-budget.js';
 import { checkAccess } from './check-access.js';
 import { HttpSession } from './http-session.js';
+import { createModernHttp } from '../modern/modern-http.js';
+import type { ResolveModernCall } from '../modern/modern-call.js';
+import type { ApprovalRoundsOptions } from '../approvals/approval-rounds.js';
+import { principalOf } from './principal.js';
+import { processTableResolver, type StatelessProcesses } from '../modern/process-table-resolver.js';
 import { BodyBudgetSpent, BodyTimedOut, BodyTooLarge, readBody } from './read-body.js';
 import { rpcError, sendJson } from './send-json.js';
 
@@ -32,6 +37,19 @@ export interface McpHttpHandlerOptions {
   /** How long one request's body may take to arrive whole once its headers have (default 30 s; then 408). */
   readonly bodyTimeoutMs?: number;
   readonly limits?: Partial<ChannelLimits>;
+  /**
+   * Resolves the principal's process for each 2026-07-28 call (default: a process of its own per
+   * call, ended once it is answered). Under 2025-era sessions the session's process is used.
+   */
+  readonly resolveCall?: ResolveModernCall;
+  /**
+   * The runtime's processes kept as data (`runtime.openProcessTable()`): 2026-07-28 calls name their
+   * process with a `process` argument and `tools/list` publishes it (docs/mcp.md). Used when no
+   * `resolveCall` is given; 2025-era sessions never see it.
+   */
+  readonly processes?: StatelessProcesses;
+  /** The 2026-07-28 approvals' requestState key and used-state store (default: a key of this process, in memory); a fleet gives every instance the same (docs/fleet.md). */
+  readonly approvals?: ApprovalRoundsOptions;
   readonly log?: (line: string) => void;
   readonly name?: string;
   readonly version?: string;
@@ -51,6 +69,7 @@ export interface McpHttpHandler {
 }
 
 const DEFAULT_IDLE_MS = 900_000;
+const SESSION_NOT_FOUND = 'Session not found: it ended or never existed; initialize a new one.';
 const DEFAULT_MAX_SESSIONS = 256;
 const DEFAULT_DRAIN_MS = 30_000;
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
@@ -76,6 +95,16 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
   // Without it, many connections each sending a large body (slowly, or to a session whose client
   // does not take its replies) would make the server hold all of them.
   const bodies = new BodyBudget(options.maxBodyBytes ?? BODIES_HELD * maxRequestBytes);
+  const modern = createModernHttp(runtime, {
+    name: options.name,
+    version: options.version,
+    log,
+    maxReplyBytes: { ...DEFAULT_CHANNEL_LIMITS, ...options.limits }.maxReplyBytes,
+    maxRequestBytes,
+    resolveCall: options.resolveCall ?? (options.processes === undefined ? undefined : processTableResolver(options.processes)),
+    tools: options.processes?.tools,
+    approvals: options.approvals,
+  });
 
   const openSession = () =>
     HttpSession.open({
@@ -91,11 +120,16 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       },
     });
 
-  async function handlePost(request: IncomingMessage, response: ServerResponse, session: HttpSession | undefined): Promise<void> {
+  async function handlePost(
+    request: IncomingMessage,
+    response: ServerResponse,
+    session: HttpSession | undefined,
+    unknownSession: boolean,
+  ): Promise<void> {
     // The body's bytes stay taken until its session has taken the message (or it is refused).
     const taken = { bytes: 0 };
     try {
-      await handleBody(request, response, session, taken);
+      await handleBody(request, response, session, taken, unknownSession);
     } finally {
       bodies.give(taken.bytes);
     }
@@ -106,6 +140,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     response: ServerResponse,
     session: HttpSession | undefined,
     taken: { bytes: number },
+    unknownSession: boolean,
   ): Promise<void> {
     let body: unknown;
     let bytes = 0;
@@ -138,17 +173,29 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       const answers = incoming.answers;
       return sendJson(response, 400, Array.isArray(body) && answers.length > 1 ? answers : answers[0]);
     }
+    const ownId = isRequest(body) ? body.id : null;
+    if (unknownSession) return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, SESSION_NOT_FOUND, ownId));
     if (draining && isRequest(body)) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', body.id));
     if (session !== undefined) return session.handle(request, response, body, bytes);
-    if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.'));
+    // 2026-07-28: no session; the SDK's own classification decides, so the two never disagree.
+    if (isPlainObject(body) && !(await modern.isLegacy(request, body))) {
+      if (draining)
+        return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', isRequest(body) ? body.id : null));
+      return modern.serve(request, response, body, principalOf(options.token));
+    }
+    if (draining) return sendJson(response, 503, rpcError(JSON_RPC.internalError, 'The server is shutting down.', ownId));
     if (!isInitialize(body)) {
-      return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.'));
+      return sendJson(
+        response,
+        400,
+        rpcError(JSON_RPC.invalidRequest, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.', ownId),
+      );
     }
     if (sessions.size + opening >= maxSessions) {
       return sendJson(
         response,
         503,
-        rpcError(JSON_RPC.internalError, `Too many sessions: this server keeps at most ${maxSessions}; end one (DELETE /mcp) or retry later.`),
+        rpcError(JSON_RPC.internalError, `Too many sessions: this server keeps at most ${maxSessions}; end one (DELETE /mcp) or retry later.`, ownId),
         { 'retry-after': '5' },
       );
     }
@@ -179,10 +226,11 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     const header = request.headers['mcp-session-id'];
     const id = Array.isArray(header) ? header[0] : header;
     const session = id === undefined ? undefined : sessions.get(id);
+    // A POST is read first, so that even this refusal answers under the request's own id.
+    if (request.method === 'POST') return handlePost(request, response, session, id !== undefined && session === undefined);
     if (id !== undefined && session === undefined) {
-      return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, 'Session not found: it ended or never existed; initialize a new one.'));
+      return sendJson(response, 404, rpcError(JSON_RPC.sessionNotFound, SESSION_NOT_FOUND));
     }
-    if (request.method === 'POST') return handlePost(request, response, session);
     if (request.method === 'GET' || request.method === 'DELETE') {
       if (session === undefined)
         return sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, 'Bad Request: an Mcp-Session-Id header is required.'));
@@ -226,7 +274,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       // Still answering while draining: the answer to an approval a taken call waits on may come
       // on a new request. New sessions and new requests get 503 meanwhile.
       const pending = new Set(sessions.values());
-      const drained = Promise.all([...pending].map((session) => session.drained().then(() => pending.delete(session))));
+      const drained = Promise.all([modern.drained(), ...[...pending].map((session) => session.drained().then(() => pending.delete(session)))]);
       let deadline: NodeJS.Timeout | undefined;
       const timedOut = new Promise<true>((resolve) => (deadline = setTimeout(() => resolve(true), drainMs)));
       if ((await Promise.race([drained, timedOut])) === true) {
@@ -234,6 +282,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
       }
       clearTimeout(deadline);
       await Promise.all([...sessions.values()].map((session) => session.close()));
+      await modern.close();
     },
   };
 }

@@ -70,7 +70,7 @@ export const createObjectFromFile = defineTool({
     const { memory, process } = context;
     context.authority.authorizeNamespace(namespace, 'write', process.namespace);
     const permit = await context.authorize({ right: 'read', path, target: 'file' });
-    if (namespace === process.namespace) await memory.openProcessNamespace(process.id);
+    if (namespace === process.namespace) await context.openProcessNamespace();
     permit.spend();
     // Checked again atomically at creation; this early look only spares reading a large file for nothing.
     if ((await memory.find(namespace, name)) !== undefined) {

@@ -35,7 +35,7 @@ export const setWorkingDirectory = defineTool({
     const output = { working_directory: path };
     // Measured before the cwd moves, so a result over the bound really changed nothing.
     assertResultFits(output, context.bounds, 'none');
-    context.process.cwd = path;
+    await context.moveWorkingDirectory(path);
     return output;
   },
 });

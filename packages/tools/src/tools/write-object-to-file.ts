@@ -44,7 +44,7 @@ export const writeObjectToFile = defineTool({
     const path = context.resolvePath(input.path);
     const { authority, memory, process } = context;
     authority.authorizeNamespace(namespace, 'read', process.namespace);
-    if (namespace === process.namespace) await memory.openProcessNamespace(process.id);
+    if (namespace === process.namespace) await context.openProcessNamespace();
     // Resolved before the write authority, so an approver sees exactly the bytes that would be written.
     const object = await memory.get(namespace, name);
     const bytes = codec.encode(payloadText(object.payload));

@@ -1,0 +1,89 @@
+// One 100-byte read over MCP 2026-07-28 through the SDK v2 client, against an SDK v2 stub that
+// answers the same reply with no work (stub-server-v2.mjs), over the same transport: HTTP
+// (`libos serve`) and stdio (`libos mcp`). Issue 33 targets: at most 1.3x on each. All four in
+// alternating rounds of one run; the machine's load is printed with the ratios.
+// Run: node src/modern-call.mjs
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { alternate } from './alternate.mjs';
+import { startServe } from './start-serve.mjs';
+
+const CLI = process.env.LIBOS_BENCH_CLI ?? fileURLToPath(new URL('../../apps/cli/dist/main.js', import.meta.url));
+const STUB = fileURLToPath(new URL('./stub-server-v2.mjs', import.meta.url));
+const ROUNDS = Number(process.env.LIBOS_BENCH_ROUNDS ?? 6);
+const CALLS = Number(process.env.LIBOS_BENCH_CALLS ?? 100);
+const ARGS = { path: 'small.txt' };
+
+async function connect(transport) {
+  const client = new Client({ name: 'libos-bench-modern', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(transport);
+  return client;
+}
+
+function stdioTransport(args) {
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' });
+  transport.stderr?.on('data', () => {});
+  return transport;
+}
+
+function startStubHttp(replyFile) {
+  const child = spawn(process.execPath, [STUB, 'http', replyFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let log = '';
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const match = /on (http:\/\/\S+\/mcp)/u.exec(log);
+      if (match) resolve({ child, url: new URL(match[1]) });
+    });
+    child.once('exit', (status) => reject(new Error(`stub exited ${status}: ${log}`)));
+  });
+}
+
+const root = await mkdtemp(join(tmpdir(), 'libos-bench-modern-'));
+const children = [];
+try {
+  await writeFile(join(root, 'small.txt'), 'x'.repeat(100));
+  const libosStdio = await connect(stdioTransport([CLI, 'mcp', '--root', root]));
+  // The stub answers exactly what libos answers, so both write the same bytes.
+  const reply = await libosStdio.callTool({ name: 'read_text_file', arguments: ARGS });
+  const replyFile = join(root, 'reply.json');
+  await writeFile(replyFile, JSON.stringify(reply));
+  const stubStdio = await connect(stdioTransport([STUB, 'stdio', replyFile]));
+  const served = await startServe(CLI, root, ['--single-user']);
+  children.push(served.child);
+  const libosHttp = await connect(new StreamableHTTPClientTransport(served.url));
+  const stub = await startStubHttp(replyFile);
+  children.push(stub.child);
+  const stubHttp = await connect(new StreamableHTTPClientTransport(stub.url));
+  const call = (client) => async () => {
+    const result = await client.callTool({ name: 'read_text_file', arguments: ARGS });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+  };
+  const before = loadavg();
+  const times = await alternate(
+    { libosHttp: call(libosHttp), stubHttp: call(stubHttp), libosStdio: call(libosStdio), stubStdio: call(stubStdio) },
+    { rounds: ROUNDS, calls: CALLS, warmup: 50 },
+  );
+  const after = loadavg();
+  const row = (label, ours, floor) => `| ${label} | ${ours.toFixed(3)} ms | ${floor.toFixed(3)} ms | ${(ours / floor).toFixed(2)}x | 1.3x |`;
+  console.log(
+    [
+      `MCP 2026-07-28, one 100-byte read, SDK v2 client; medians of ${ROUNDS} x ${CALLS} calls each, alternating`,
+      `machine load (1-minute average, ${cpus().length} cores): ${before[0].toFixed(2)} before, ${after[0].toFixed(2)} after`,
+      '',
+      '| transport | libos | SDK v2 stub (constant reply) | ratio | target |',
+      '|---|---|---|---|---|',
+      row('Streamable HTTP', times.libosHttp, times.stubHttp),
+      row('stdio', times.libosStdio, times.stubStdio),
+    ].join('\n'),
+  );
+  for (const client of [libosHttp, stubHttp, libosStdio, stubStdio]) await client.close();
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await rm(root, { recursive: true, force: true });
+}

@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
+import type { McpRuntime } from '../mcp-runtime.js';
+import type { ModernCall, ResolveModernCall } from './modern-call.js';
+import { createModernEndpoint, type ModernEndpointOptions } from './modern-endpoint.js';
+
+export interface ModernHttpOptions extends ModernEndpointOptions {
+  /** Resolves each call's principal and process (default: a process of its own per request). */
+  readonly resolveCall?: ResolveModernCall | undefined;
+}
+
+/** The 2026-07-28 leg of the HTTP endpoint: stateless, one SDK server per request. */
+export interface ModernHttp {
+  /** True when the SDK routes this request to the 2025-era leg (sessions, `initialize`). */
+  isLegacy(request: IncomingMessage, body: unknown): Promise<boolean>;
+  /** Answers one 2026-07-28 request whose body has been read (and bounded) already. */
+  serve(request: IncomingMessage, response: ServerResponse, body: Readonly<Record<string, unknown>>, principal: string): Promise<void>;
+  /** Requests taken and not yet answered. */
+  readonly inFlight: number;
+  /** Resolves once no request is in flight. */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Without a fleet's state, a call runs in a process of its own, ended once it is answered. */
+function spawnPerCall(runtime: McpRuntime): ResolveModernCall {
+  return async ({ principal }) => {
+    const process = runtime.spawn();
+    // No handle outlives the request: every call without one runs in a process of its own (cwd `.`),
+    // so an approval retried later is bound to that same empty handle.
+    const call: ModernCall = { principal, handle: '', process, release: () => process.end?.() };
+    return call;
+  };
+}
+
+/**
+ * Serves 2026-07-28 requests through the SDK's own `createMcpHandler` (strict: 2025-era traffic is
+ * routed before it, with `isLegacyRequest`, to the sessions). The request's body, already read under
+ * the endpoint's bounds, is handed over parsed, and the raw body reaches the request's server
+ * through the web `Request` the SDK gives its factory.
+ */
+export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions): ModernHttp {
+  const resolveCall = options.resolveCall ?? spawnPerCall(runtime);
+  const endpoint = createModernEndpoint(runtime, options);
+  let inFlight = 0;
+  const waiters: (() => void)[] = [];
+
+  return {
+    async isLegacy(request, body) {
+      return isLegacyRequest(await toWebRequest(nodeRequest(request), body), body, { maxRequestBodySize: options.maxRequestBytes });
+    },
+    async serve(request, response, body, principal) {
+      inFlight += 1;
+      try {
+        const node = toNodeHandler(
+          {
+            fetch: (webRequest) => endpoint.answer({ request: webRequest, body, principal, resolveCall }),
+          },
+          { maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
+        );
+        await node(nodeRequest(request), response, body);
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0) for (const resolve of waiters.splice(0)) resolve();
+      }
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    drained() {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    close: () => endpoint.close(),
+  };
+}
+
+/** Node's request as the SDK's adapter types it (a request that reached a server has its method). */
+function nodeRequest(request: IncomingMessage): NodeIncomingMessageLike {
+  return request as IncomingMessage & { method: string; url: string };
+}

@@ -1,0 +1,85 @@
+import type { AuditCallerContext } from '@libos/core';
+import type { ToolSummary } from '@libos/tools';
+import { CLIENT_INFO_META_KEY, type CallToolResult, type InputRequiredResult, Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { ApprovalRounds } from '../approvals/approval-rounds.js';
+import { isPlainObject } from '../json-rpc.js';
+import type { McpRuntime } from '../mcp-runtime.js';
+import { runToolCall } from '../run-tool-call.js';
+import { toMcpTool } from '../to-mcp-tool.js';
+import { VERSION } from '../version.js';
+import type { ModernCall } from './modern-call.js';
+
+/** What one 2026-07-28 exchange carries into the server the SDK builds for it. */
+export interface ModernExchange {
+  /** The request body as the client's JSON held it (a `__proto__` key included). */
+  readonly body: Readonly<Record<string, unknown>>;
+  /** Resolves the principal and process of a `tools/call` (see `ModernCall`). */
+  readonly resolveCall: (caller: AuditCallerContext) => Promise<ModernCall>;
+  /** Aborted when the client goes away before its answer. */
+  readonly signal: AbortSignal;
+}
+
+export interface ModernServerOptions {
+  readonly name?: string | undefined;
+  readonly version?: string | undefined;
+  readonly log: (line: string) => void;
+  /** The largest reply written, in bytes of JSON; a larger tool result is replaced by `result_too_large`. */
+  readonly maxReplyBytes: number;
+  /** How long a client may cache `tools/list` (the tools never change while the server runs). */
+  readonly toolsTtlMs?: number;
+  /** The tools published, when they differ from the runtime's (a process table's, with `process`). */
+  readonly tools?: readonly ToolSummary[] | undefined;
+  /** Approvals by `input_required` rounds (sealed states, single use). */
+  readonly approvals: ApprovalRounds;
+}
+
+/** The tools never change while a server runs; a client may keep the list this long (an hour). */
+const DEFAULT_TOOLS_TTL_MS = 3_600_000;
+
+/**
+ * The SDK v2 server of one 2026-07-28 request. The SDK answers everything of the protocol
+ * (`server/discover`, the envelope and header checks, cache hints); `tools/call` is this server's
+ * own end to end: the arguments as the client's JSON held them, the exchange's own signal, and one
+ * result, measured before it is written.
+ */
+export function createModernServer(runtime: McpRuntime, exchange: ModernExchange, options: ModernServerOptions): Server {
+  const published = (options.tools ?? runtime.tools).map(toMcpTool);
+  const server = new Server(
+    { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
+    {
+      capabilities: { tools: {} },
+      // The list is the same for every principal: any cache may keep it.
+      cacheHints: { 'tools/list': { ttlMs: options.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS, cacheScope: 'public' } },
+      requestState: { verify: options.approvals.verify },
+    },
+  );
+  server.setRequestHandler('tools/list', () => ({ tools: published }));
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    const params = isPlainObject(exchange.body.params) ? exchange.body.params : {};
+    const name = request.params.name;
+    const call = await exchange.resolveCall(callerOf(ctx));
+    try {
+      const subject = { principal: call.principal, handle: call.handle, tool: name, arguments: params.arguments };
+      return await options.approvals.round(ctx, subject, () =>
+        runToolCall(call.process, name, params.arguments, {
+          signal: exchange.signal,
+          caller: callerOf(ctx),
+          maxReplyBytes: options.maxReplyBytes,
+          tools: options.tools ?? runtime.tools,
+          log: options.log,
+        }),
+      );
+    } finally {
+      await call.release();
+    }
+  });
+  return server;
+}
+
+/** Who the audit record says made a 2026-07-28 call: the client as its request's envelope names it. */
+export function callerOf(ctx: ServerContext): AuditCallerContext {
+  const envelope: Readonly<Record<string, unknown>> = ctx.mcpReq.envelope ?? {};
+  const info = envelope[CLIENT_INFO_META_KEY];
+  if (!isPlainObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return {};
+  return { client: { name: info.name, version: info.version } };
+}
