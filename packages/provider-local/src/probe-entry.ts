@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
@@ -57,4 +57,16 @@ export async function settledStatus(probe: ProbedEntry): Promise<Stats> {
     status = fstatSync(probe.fd);
   }
   return status;
+}
+
+/**
+ * Whether `hostName` still names the inode `status` describes, as its only name. A probe reaches
+ * an inode by an inside name; if that name is unlinked between the probe's open and its fstat
+ * while a second name lives outside the root, the fstat sees one link and the read gets outside
+ * bytes. After the read, the name must still lead to that inode with one link: then, at that
+ * moment, its one name was inside, and bytes read before are the workspace's to show.
+ */
+export function isStillSoleName(hostName: string | Buffer, status: Stats): boolean {
+  const now = lstatSync(hostName, { throwIfNoEntry: false });
+  return now !== undefined && now.ino === status.ino && now.dev === status.dev && now.nlink === 1;
 }
