@@ -46,7 +46,7 @@ const searches = [
 
 function tool(agent, args) {
   return async () => {
-    const outcome = await agent.call('search_files', { path: 'src', ...args, max_files: 20_000, deadline_ms: 120_000 });
+    const outcome = await agent.call('search_files', { path: 'src', ...args, max_files: 20_000, deadline_ms: 60_000 });
     if (!outcome.ok || outcome.result.count !== 1) throw new Error(JSON.stringify(outcome));
   };
 }
