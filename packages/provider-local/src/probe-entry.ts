@@ -60,13 +60,15 @@ export async function settledStatus(probe: ProbedEntry): Promise<Stats> {
 }
 
 /**
- * Whether `hostName` still names the inode `status` describes, as its only name. A probe reaches
- * an inode by an inside name; if that name is unlinked between the probe's open and its fstat
- * while a second name lives outside the root, the fstat sees one link and the read gets outside
- * bytes. After the read, the name must still lead to that inode with one link: then, at that
- * moment, its one name was inside, and bytes read before are the workspace's to show.
+ * Whether bytes read from the held inode `fd` (probed as `status` by `hostName`) were the
+ * workspace's. A probe reaches an inode by an inside name; if that name is unlinked between the
+ * probe's open and its fstat while a second name lives outside the root, the fstat sees one link
+ * and the read gets outside bytes. So after the read, either the name still leads to that inode as
+ * its only name (its one name was inside), or the inode has no name left at all (replaced by a
+ * rename or deleted: a snapshot from before, as any read racing a write may return).
  */
-export function isStillSoleName(hostName: string | Buffer, status: Stats): boolean {
+export function isStillSoleName(hostName: string | Buffer, fd: number, status: Stats): boolean {
   const now = lstatSync(hostName, { throwIfNoEntry: false });
-  return now !== undefined && now.ino === status.ino && now.dev === status.dev && now.nlink === 1;
+  if (now !== undefined && now.ino === status.ino && now.dev === status.dev && now.nlink === 1) return true;
+  return fstatSync(fd).nlink === 0;
 }

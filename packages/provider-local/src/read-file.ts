@@ -40,7 +40,7 @@ export async function readFileIn(
     refuseOtherMount(context, probe.fd, path);
     const read = readPrefix(context, probe.fd, path, options.maxBytes);
     // A name unlinked between the probe and its fstat may have left an outside name the only one.
-    if (!isStillSoleName(context.paths.named(directoryFd, name), probe.status)) throw providerErrors.changedDuringOperation(path);
+    if (!isStillSoleName(context.paths.named(directoryFd, name), probe.fd, probe.status)) throw providerErrors.changedDuringOperation(path);
     return read;
   } finally {
     closeSync(probe.fd);

@@ -66,7 +66,7 @@ function readOne(context: OperationContext, hostName: string | Buffer, name: str
       refuseOtherMount(context, probe.fd, path);
       const read = readPrefix(context, probe.fd, path, maxBytes);
       // As readFileIn: the name must still be the inode's only one once its bytes are read.
-      if (!isStillSoleName(hostName, probe.status)) throw providerErrors.changedDuringOperation(path);
+      if (!isStillSoleName(hostName, probe.fd, probe.status)) throw providerErrors.changedDuringOperation(path);
       return read;
     } finally {
       closeSync(probe.fd);

@@ -102,7 +102,7 @@ function describe(search: Search, parent: WorkspacePath, raw: string, nameIn: Na
     const single = reachable && status.nlink === 1 && !isOtherMount(search.context, probe.fd);
     const read = single ? readHeld(search, probe.fd) : null;
     // As readFile: the name must still be the inode's only one once its bytes are read.
-    if (read === null || !isStillSoleName(hostName, status)) {
+    if (read === null || !isStillSoleName(hostName, probe.fd, status)) {
       search.entries.push({ ...listed, candidate: true });
       return false;
     }
