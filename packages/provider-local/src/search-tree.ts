@@ -99,7 +99,10 @@ function describe(search: Search, parent: WorkspacePath, raw: string, nameIn: Na
       search.entries.push({ ...listed, candidate: false });
       return kind === 'directory' && reachable;
     }
-    const single = reachable && status.nlink === 1 && !isOtherMount(search.context, probe.fd);
+    // Without needles every file is a candidate: once the carried budget is spent, reading one
+    // here would only read it twice (the tools read it anyway).
+    const worth = search.query.needles.length > 0 || search.carried < search.query.maxCarriedBytes;
+    const single = worth && reachable && status.nlink === 1 && !isOtherMount(search.context, probe.fd);
     const read = single ? readHeld(search, probe.fd) : null;
     // As readFile: the name must still be the inode's only one once its bytes are read.
     if (read === null || !isStillSoleName(hostName, probe.fd, status)) {
