@@ -17,6 +17,7 @@ import { PinnedRoot } from './pinned-root.js';
 import { readFile } from './read-file.js';
 import { readFileRange } from './read-file-range.js';
 import { isReservedName, namesReserved, refuseReserved } from './reserved-names.js';
+import { searchTree } from './search-tree.js';
 import { StagingArea } from './staging-area.js';
 import { statPath } from './stat-path.js';
 import { walk } from './walk.js';
@@ -117,6 +118,8 @@ export function openLocalProvider(options: LocalProviderOptions, hooks: LocalPro
       ),
     readFileRange: (path, rangeOptions) =>
       run('readFileRange', path, rangeOptions, (context) => (refuseIfReserved(path, false), readFileRange(context, path, rangeOptions))),
+    // The whole tree in one gate pass: search-tree.ts keeps every rule of the walk and of readFile.
+    searchTree: (path, query) => run('searchTree', path, query, (context) => (refuseIfReserved(path, false), searchTree(context, path, query))),
     checkPath: (path, checkOptions) => refuseIfReserved(path, checkOptions.creates),
     openDirectory: async (path, openOptions) => {
       refuseIfReserved(path, false);

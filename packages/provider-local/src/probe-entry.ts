@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
@@ -57,4 +57,18 @@ export async function settledStatus(probe: ProbedEntry): Promise<Stats> {
     status = fstatSync(probe.fd);
   }
   return status;
+}
+
+/**
+ * Whether bytes read from the held inode `fd` (probed as `status` by `hostName`) were the
+ * workspace's. A probe reaches an inode by an inside name; if that name is unlinked between the
+ * probe's open and its fstat while a second name lives outside the root, the fstat sees one link
+ * and the read gets outside bytes. So after the read, either the name still leads to that inode as
+ * its only name (its one name was inside), or the inode has no name left at all (replaced by a
+ * rename or deleted: a snapshot from before, as any read racing a write may return).
+ */
+export function isStillSoleName(hostName: string | Buffer, fd: number, status: Stats): boolean {
+  const now = lstatSync(hostName, { throwIfNoEntry: false });
+  if (now !== undefined && now.ino === status.ino && now.dev === status.dev && now.nlink === 1) return true;
+  return fstatSync(fd).nlink === 0;
 }

@@ -5,7 +5,7 @@ import { REOPEN_FILE } from './host-flags.js';
 import { mapNodeError } from './map-node-error.js';
 import { refuseOtherMount } from './mount-id.js';
 import type { OperationContext } from './operation-context.js';
-import { probeEntry, requireSingleFile, settledStatus } from './probe-entry.js';
+import { isStillSoleName, probeEntry, requireSingleFile, settledStatus } from './probe-entry.js';
 import { walk } from './walk.js';
 
 /**
@@ -38,7 +38,10 @@ export async function readFileIn(
     requireSingleFile(await settledStatus(probe), path);
     // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
     refuseOtherMount(context, probe.fd, path);
-    return readPrefix(context, probe.fd, path, options.maxBytes);
+    const read = readPrefix(context, probe.fd, path, options.maxBytes);
+    // A name unlinked between the probe and its fstat may have left an outside name the only one.
+    if (!isStillSoleName(context.paths.named(directoryFd, name), probe.fd, probe.status)) throw providerErrors.changedDuringOperation(path);
+    return read;
   } finally {
     closeSync(probe.fd);
   }

@@ -4,7 +4,7 @@ import type { FileRead, ReadFileOptions, WorkspacePath } from '@libos/core';
 import { mapNodeError } from './map-node-error.js';
 import { refuseOtherMount } from './mount-id.js';
 import type { OperationContext } from './operation-context.js';
-import { probeHostName, requireSingleFile } from './probe-entry.js';
+import { isStillSoleName, probeHostName, requireSingleFile } from './probe-entry.js';
 import { readFileIn, readPrefix } from './read-file.js';
 import { isReservedName, refuseReserved } from './reserved-names.js';
 
@@ -64,7 +64,10 @@ function readOne(context: OperationContext, hostName: string | Buffer, name: str
       requireSingleFile(probe.status, path);
       // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
       refuseOtherMount(context, probe.fd, path);
-      return readPrefix(context, probe.fd, path, maxBytes);
+      const read = readPrefix(context, probe.fd, path, maxBytes);
+      // As readFileIn: the name must still be the inode's only one once its bytes are read.
+      if (!isStillSoleName(hostName, probe.fd, probe.status)) throw providerErrors.changedDuringOperation(path);
+      return read;
     } finally {
       closeSync(probe.fd);
     }

@@ -8,6 +8,7 @@ import {
   type DirectoryHandle,
   type FileRead,
   type FileSystemProviderV1,
+  type ReadFileOptions,
   type TreeSearchAnswer,
   type TreeSearchEntry,
   type WorkspacePath,
@@ -86,16 +87,29 @@ function handleFor(provider: FileSystemProviderV1, nodes: Map<string, Node>, pat
     },
     readFile: (name, options) => readOne(name, options.maxBytes, options.signal),
     async readFiles(names, options) {
-      const reads: (FileRead | LibosError)[] = [];
-      for (const name of names) {
+      const reads = names.map((name): FileRead | LibosError | undefined => {
+        const carried = child(name)?.read;
+        return carried !== undefined && fitsRead(carried, options.maxBytes) ? cut(carried, options.maxBytes) : undefined;
+      });
+      // Candidates past the carried budget: one batch through the provider's own handle when it
+      // reads in batches (each answer is what its readFile would give), else one read each.
+      const uncarried = names.filter((_, index) => reads[index] === undefined);
+      const batch = uncarried.length > 1 ? await readThroughHandle(provider, path, uncarried, options) : undefined;
+      for (let index = 0, next = 0; index < names.length; index++) {
+        if (reads[index] !== undefined) continue;
+        const read = batch?.[next++];
+        if (read !== undefined) {
+          reads[index] = read;
+          continue;
+        }
         try {
-          reads.push(await readOne(name, options.maxBytes, options.signal));
+          reads[index] = await readOne(names[index]!, options.maxBytes, options.signal);
         } catch (error) {
           if (!LibosError.is(error)) throw error;
-          reads.push(error);
+          reads[index] = error;
         }
       }
-      return reads;
+      return reads as (FileRead | LibosError)[];
     },
     isCandidate(name) {
       const entry = child(name);
@@ -113,4 +127,27 @@ function fitsRead(read: FileRead, maxBytes: number): boolean {
 function cut(read: FileRead, maxBytes: number): FileRead {
   if (read.bytes.length <= maxBytes) return read;
   return { bytes: read.bytes.subarray(0, maxBytes), truncated: true };
+}
+
+// The provider's batch read of `names` in the directory `path`; undefined when it has none or the
+// directory cannot be opened (each file is then read alone, and meets its own answer).
+async function readThroughHandle(
+  provider: FileSystemProviderV1,
+  path: WorkspacePath,
+  names: readonly string[],
+  options: ReadFileOptions,
+): Promise<readonly (FileRead | LibosError)[] | undefined> {
+  if (provider.openDirectory === undefined) return undefined;
+  let handle: DirectoryHandle;
+  try {
+    handle = await provider.openDirectory(path, { signal: options.signal });
+  } catch (error) {
+    if (LibosError.is(error)) return undefined;
+    throw error;
+  }
+  try {
+    return handle.readFiles === undefined ? undefined : await handle.readFiles(names, options);
+  } finally {
+    handle.close();
+  }
 }
