@@ -72,7 +72,7 @@ describe('libos call --overlay and the review commands', () => {
     await writeFile(join(root, 'a.txt'), 'person\n');
     const all = await runLibos(['apply', '--all-or-nothing', ...on()]);
     expect(all.status).toBe(3);
-    expect(JSON.parse(all.stdout)).toMatchObject({ apply_id: null, applied: [], conflicts: [{ path: 'a.txt', reason: 'changed_on_disk' }] });
+    expect(JSON.parse(all.stdout)).toMatchObject({ apply_id: null, applied: [], conflicts: [{ path: 'a.txt', reason: 'overlapping_edit' }] });
     await expect(readFile(join(root, 'c.txt'))).rejects.toThrow();
     const some = await runLibos(['apply', '--per-file', ...on()]);
     expect(some.status).toBe(3);

@@ -13,6 +13,8 @@ import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types
 import { modeToApply } from './mode-of.js';
 import { landingRows } from './select-rows.js';
 import { refusalOf } from './state-path-guard.js';
+import { checkHunks, mergeOptions, theirBytes, withMerged } from './apply-merge-options.js';
+import { mergedStep } from './merge-step.js';
 
 /**
  * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
@@ -26,6 +28,7 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const shown = checkShown(options);
   const holding = holdsToShown(shown);
   const rows = landingRows(context, options.paths);
+  checkHunks(options, shown, rows);
   // What the person was shown is checked against the very rows whose bytes land (below), never
   // against a later read: a write of the agent after this point cannot slip into the apply.
   if (shown.set !== undefined && setVersion(rows) !== shown.set) return nothingLands([shownConflict('.', setVersion(rows))]);
@@ -57,6 +60,19 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
     // Below a file this apply replaces by a directory nothing can stand yet: that file's own check covers it.
     const underFile = above.some((prefix) => replacedFiles.has(prefix));
     const seen: Observed = underFile ? { kind: 'missing' } : await observe(context.lower, row.path as WorkspacePath);
+    const merging = parentBlocked ? null : mergedStep(context, row, theirBytes(row, seen), seen, mergeOptions(options, row.path, data.plan.tag));
+    if (merging !== null) {
+      if (merging.conflict !== null) conflicts.push(merging.conflict);
+      if (merging.data === null) blocked.add(row.path);
+      else
+        items.push({
+          ord: items.length,
+          state: 'planned',
+          data: { ...merging.data, plan: await withModes(context, merging.data.plan, row, seen) },
+          row,
+        });
+      continue;
+    }
     if (parentBlocked || !(await holds(context.lower, row.path as WorkspacePath, beforeOf(data), seen))) {
       conflicts.push(conflictOf(row.path, beforeOf(data), seen));
       blocked.add(row.path);
@@ -76,7 +92,7 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   context.state.write(() => journalApply(context, applyId, mode, items));
   activeApplies.add(applyId);
   try {
-    return await runSteps(context, applyId, mode, items, conflicts);
+    return withMerged(await runSteps(context, applyId, mode, items, conflicts), items);
   } finally {
     activeApplies.delete(applyId);
   }

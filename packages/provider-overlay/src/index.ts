@@ -14,6 +14,7 @@ export type {
   HistoryCall,
   HistoryResult,
   LastApply,
+  MergedPath,
   Overlay,
   OverlayChange,
   OverlayConflict,

@@ -76,7 +76,7 @@ export interface DiffResult {
  * (`changed_since_shown`) the change is not the version the person named, or (`refused_path`) the
  * path is one the workspace's rules refuse, so the lower is never asked.
  */
-export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown' | 'refused_path';
+export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown' | 'refused_path' | 'overlapping_edit';
 
 /** A path left as it is on disk and in the overlay. */
 export interface OverlayConflict {
@@ -88,6 +88,8 @@ export interface OverlayConflict {
   readonly actual_sha256: string | null;
   /** For `changed_since_shown`: the version now (of the change, or of the set at '.'); null when it is gone. */
   readonly version?: string | null;
+  /** For `overlapping_edit`: the agent's hunks (numbered as `diff` shows them) that overlap the person's edits and stay in the overlay. */
+  readonly hunks?: readonly number[];
 }
 
 /** The versions a person was shown (docs/overlay.md, "Versions"); without them an action takes the overlay as it is. */
@@ -102,6 +104,8 @@ export interface ShownOptions {
 export interface DiscardOptions extends ShownOptions {
   /** Only changes at or below these paths. */
   readonly paths?: readonly string[];
+  /** Per path named in `paths`, only these hunks (numbered as `diff` shows them) are dropped; needs `shown`. */
+  readonly hunks?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Options of `apply`. */
@@ -110,6 +114,29 @@ export interface ApplyOptions extends ShownOptions {
   readonly paths?: readonly string[];
   /** `per_file` (default): every path that can land lands; `all_or_nothing`: one conflict stops all. */
   readonly mode?: 'per_file' | 'all_or_nothing';
+  /**
+   * true (default): a text file the person edited since the agent's base is merged (docs/overlay.md,
+   * "Merge"); false: it is a conflict, as a file-level apply.
+   */
+  readonly merge?: boolean;
+  /**
+   * Per path, the hunks to land (numbered as `diff` shows them); the rest stays in the overlay. A
+   * path with hunks must be named by its version in `shown`: the numbers are those of that version.
+   */
+  readonly hunks?: Readonly<Record<string, readonly number[]>>;
+}
+
+/** What a merged apply did to one file. */
+export interface MergedPath {
+  readonly path: string;
+  /** How many hunks the agent's change had. */
+  readonly hunks: number;
+  /** The hunks that landed. */
+  readonly applied: readonly number[];
+  /** The hunks that overlap the person's edits and stay in the overlay. */
+  readonly conflicts: readonly number[];
+  /** Whether some of the agent's change stays in the overlay, against the bytes that landed. */
+  readonly rest: boolean;
 }
 
 /** What an apply did. */
@@ -118,6 +145,8 @@ export interface ApplyResult {
   readonly apply_id: string | null;
   readonly applied: readonly string[];
   readonly conflicts: readonly OverlayConflict[];
+  /** The applied paths that were merged or landed by hunk; absent when none was. */
+  readonly merged?: readonly MergedPath[];
 }
 
 /** What `undoApply` did. */

@@ -88,7 +88,7 @@ describe('apply', () => {
     const result = await overlay.apply();
     expect(result.applied).toEqual(['a.txt', 'c.txt']);
     expect(result.conflicts.map((conflict) => [conflict.path, conflict.reason])).toEqual([
-      ['b.txt', 'changed_on_disk'],
+      ['b.txt', 'overlapping_edit'],
       ['d.txt', 'created_on_disk'],
     ]);
     expect([

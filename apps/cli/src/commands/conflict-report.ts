@@ -67,6 +67,8 @@ function resolution(conflict: OverlayConflict, shown: string): string {
       return `the agent changed it after you were shown it: look again (libos diff ${shown}), then apply the version you saw`;
     case 'refused_path':
       return `the workspace's rules refuse this path: drop the change with libos discard ${shown}`;
+    case 'overlapping_edit':
+      return `the agent's hunks ${(conflict.hunks ?? []).join(', ')} overlap your edits and stayed in the overlay (the rest landed): keep yours with libos discard ${shown} --hunks N, or edit ${shown} as the diff shows`;
     default:
       return `keep yours: libos discard ${shown}; take the agent's (or merge): edit ${shown} as the diff shows, then libos discard ${shown}`;
   }

@@ -22,6 +22,8 @@ const FLAGS = {
   'per-file': { type: 'boolean' },
   yes: { type: 'boolean' },
   shown: { type: 'string', multiple: true },
+  'no-merge': { type: 'boolean' },
+  hunks: { type: 'string' },
 } as const;
 
 type Values = Readonly<Record<string, string | boolean | string[] | undefined>>;
@@ -46,6 +48,18 @@ function integer(command: string, flag: string, value: Values[string], minimum: 
   return Number(value);
 }
 
+/** `--hunks 1,3` for the one PATH named (docs/overlay.md, "Hunks"). */
+function hunkSelection(command: string, positionals: readonly string[], value: Values[string]): { hunks?: Record<string, number[]> } {
+  if (value === undefined) return {};
+  if (typeof value !== 'string' || !/^\d+(,\d+)*$/u.test(value)) {
+    throw new UsageError(
+      `${command}: --hunks needs hunk numbers as diff shows them (#1, #2, ...), like 1,3, not '${escapeForDisplay(String(value))}'`,
+    );
+  }
+  if (positionals.length !== 1) throw new UsageError(`${command}: --hunks selects hunks of one PATH; name exactly one`);
+  return { hunks: { [positionals[0] as string]: value.split(',').map(Number) } };
+}
+
 /** The person's commands, as data: each opens the overlay, runs one operation and prints its JSON. */
 const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
   changes: {
@@ -67,17 +81,24 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     },
   },
   apply: {
-    flags: ['all-or-nothing', 'per-file', 'shown'],
+    flags: ['all-or-nothing', 'per-file', 'shown', 'no-merge', 'hunks'],
     positionals: Number.POSITIVE_INFINITY,
     run: async (overlay, positionals, values, opened) => {
       const shown = shownOf('libos apply', values.shown);
+      const selection = hunkSelection('libos apply', positionals, values.hunks);
       if (values['all-or-nothing'] === true && values['per-file'] === true) {
         throw new UsageError('libos apply: --all-or-nothing and --per-file exclude each other');
       }
       // Everything at once lands whole or not at all, so one conflict cannot leave the project half
       // changed (a move without the edit that needed it); named paths land each on its own.
       const perFile = values['per-file'] === true || (positionals.length > 0 && values['all-or-nothing'] !== true);
-      const result = await overlay.apply({ ...paths(positionals), ...shown, mode: perFile ? 'per_file' : 'all_or_nothing' });
+      const result = await overlay.apply({
+        ...paths(positionals),
+        ...shown,
+        ...selection,
+        ...(values['no-merge'] === true ? { merge: false } : {}),
+        mode: perFile ? 'per_file' : 'all_or_nothing',
+      });
       if (result.conflicts.length > 0) {
         let report = await conflictReport(result.conflicts, opened.lower, opened.overlay.provider);
         if (!perFile) report += '# nothing was applied (all or nothing); to land what does not conflict: libos apply --per-file\n';

@@ -41,6 +41,11 @@ agent's (or merge) by editing PATH as shown, then libos discard PATH.
 
   --all-or-nothing       Apply nothing if any path conflicts (the default without PATHs)
   --per-file             Land every change that can land, even if others conflict
+  --no-merge             A file you edited since the agent's base is a conflict, as a whole; by
+                         default a text file is merged: the agent's hunks that do not overlap your
+                         edits land, the others are conflicts overlapping_edit and stay
+  --hunks 1,3            Land only these hunks (numbered #1, #2, ... by libos diff) of the one PATH
+                         named; needs --shown with the version diff printed for it
   --shown VERSION        Apply only what you were shown: a change's version (c-…, repeatable) from
                          libos changes or diff lands only if the agent left it so, else it is a
                          conflict changed_since_shown; a set version (s-…) applies nothing at all
