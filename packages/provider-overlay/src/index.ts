@@ -11,6 +11,8 @@ export type {
   DiffResult,
   DiscardOptions,
   DiscardResult,
+  DiskState,
+  ForkResult,
   HistoryCall,
   HistoryResult,
   LastApply,

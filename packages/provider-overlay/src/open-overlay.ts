@@ -3,6 +3,8 @@ import { applyChanges } from './apply-changes.js';
 import { createHistory } from './call-history.js';
 import { diffChanges } from './diff-changes.js';
 import { discardChanges } from './discard-changes.js';
+import { withDiskState } from './changes-on-disk.js';
+import { forkOverlay } from './fork-overlay.js';
 import { createRowStatements } from './entry-rows.js';
 import { listChanges } from './list-changes.js';
 import { closedError, createExclusive, type OverlayContext } from './overlay-context.js';
@@ -66,13 +68,18 @@ export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
   await person(() => undefined);
   return {
     provider,
-    changes: (changeOptions) => person(() => listChanges(personContext, changeOptions)),
+    changes: (changeOptions) =>
+      person(async () => {
+        const page = listChanges(personContext, changeOptions);
+        return changeOptions?.checkDisk === true ? withDiskState(personContext, page) : page;
+      }),
     diff: (diffOptions) => person(() => diffChanges(personContext, diffOptions)),
     apply: (applyOptions) => person(() => applyChanges(personContext, applyOptions)),
     undoApply: (applyId) => person(() => undoApply(personContext, applyId)),
     lastApply: () => person(() => lastApply(personContext)),
     discard: (discardOptions) => person(() => discardChanges(personContext, discardOptions)),
     history: () => person(() => ({ calls: history.list() })),
+    fork: (to) => person(() => forkOverlay(personContext, to, lowerRoot)),
     rewind: (seq) =>
       person(() => {
         const floor = history.floor();

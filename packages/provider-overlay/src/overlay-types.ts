@@ -19,7 +19,18 @@ export interface OverlayChange {
   readonly files_within: number;
   /** This change's version (`c-` and 32 hex digits): pass it as `shown` to act on exactly this change. */
   readonly version: string;
+  /**
+   * With `checkDisk`, for a file whose base the disk no longer holds: what an apply would do now
+   * (docs/overlay.md, "Merge"). Absent when the disk still holds the base.
+   */
+  readonly disk?: DiskState;
 }
+
+/** What an apply would meet on disk: a clean merge, hunks overlapping the person's edits, or a file-level conflict. */
+export type DiskState =
+  | { readonly state: 'merges' }
+  | { readonly state: 'conflicts'; readonly hunks: readonly number[] }
+  | { readonly state: 'changed' };
 
 /** Counts of every change, whatever the page. */
 export interface ChangeTotals {
@@ -35,6 +46,8 @@ export interface ChangesOptions {
   readonly limit?: number;
   /** The `next_cursor` of the previous page. */
   readonly cursor?: string;
+  /** Also read each changed file of the page on disk and say what an apply would do there (`disk`). */
+  readonly checkDisk?: boolean;
 }
 
 /** One page of changes. */
@@ -161,6 +174,14 @@ export interface DiscardResult {
   readonly conflicts: readonly OverlayConflict[];
 }
 
+/** What `fork` made. */
+export interface ForkResult {
+  /** The new state file. */
+  readonly state: string;
+  /** How many changes it holds (the same as the original's). */
+  readonly changes: number;
+}
+
 /** One mutating call of the agent. */
 export interface HistoryCall {
   readonly seq: number;
@@ -218,6 +239,11 @@ export interface Overlay {
   discard(options?: DiscardOptions): Promise<DiscardResult>;
   history(): Promise<HistoryResult>;
   rewind(seq: number): Promise<RewindResult>;
+  /**
+   * Copies the changes into a new state file `to` over the same root (docs/overlay.md, "Forks"),
+   * for a second agent or approach; the two then change, apply and discard on their own.
+   */
+  fork(to: string): Promise<ForkResult>;
   /** Closes the state; the provider fails with `provider_failure` afterwards. The lower is not closed. */
   close(): Promise<void>;
 }

@@ -24,6 +24,7 @@ const FLAGS = {
   shown: { type: 'string', multiple: true },
   'no-merge': { type: 'boolean' },
   hunks: { type: 'string' },
+  to: { type: 'string' },
 } as const;
 
 type Values = Readonly<Record<string, string | boolean | string[] | undefined>>;
@@ -68,7 +69,7 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     run: async (overlay, _positionals, values) => {
       const limit = integer('libos changes', 'limit', values.limit, 1);
       const cursor = typeof values.cursor === 'string' ? values.cursor : undefined;
-      return json(await overlay.changes({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }));
+      return json(await overlay.changes({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }), checkDisk: true }));
     },
   },
   diff: {
@@ -114,20 +115,29 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     run: async (overlay, positionals) => json(await overlay.undoApply(positionals[0] as string)),
   },
   discard: {
-    flags: ['shown', 'yes'],
+    flags: ['shown', 'yes', 'hunks'],
     positionals: Number.POSITIVE_INFINITY,
     run: async (overlay, positionals, values) => {
       const shown = shownOf('libos discard', values.shown);
+      const selection = hunkSelection('libos discard', positionals, values.hunks);
       const confirmed = await confirmDiscard(overlay, positionals, values.yes === true, values.shown !== undefined);
       if (confirmed === null) {
         process.stderr.write('libos discard: nothing was discarded\n');
         return { output: '', status: 1 };
       }
-      const result = await overlay.discard({ ...paths(positionals), ...shown, ...confirmed });
+      const result = await overlay.discard({ ...paths(positionals), ...shown, ...selection, ...confirmed });
       return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
     },
   },
   history: { flags: [], positionals: 0, run: async (overlay) => json(await overlay.history()) },
+  fork: {
+    flags: ['to'],
+    positionals: 0,
+    run: async (overlay, _positionals, values) => {
+      if (typeof values.to !== 'string') throw new UsageError('libos fork: --to NEW names the new state file');
+      return json(await overlay.fork(values.to));
+    },
+  },
   rewind: {
     flags: [],
     positionals: 1,
@@ -152,7 +162,7 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
     process.stdout.write(OVERLAY_HELP[name] ?? '');
     return 0;
   }
-  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing', 'per-file', 'shown', 'yes']) {
+  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing', 'per-file', 'shown', 'yes', 'no-merge', 'hunks', 'to']) {
     if (values[flag as keyof typeof values] !== undefined && !command.flags.includes(flag)) {
       throw new UsageError(`${label}: --${flag} is not an option of this command (see \`${label} --help\`)`);
     }

@@ -67,10 +67,19 @@ exits 3 when something was not the version shown.
   --shown VERSION        Drop only what you were shown, as for libos apply: a PATH with any change
                          whose version (c-…) was not named stays whole; a set version (s-…) that
                          moved drops nothing
+  --hunks 2              Drop only these hunks (numbered by libos diff) of the one PATH named; the
+                         others stay; needs --shown with the version diff printed for it
 ${COMMON}`,
   history: `Usage: libos history --root DIR --overlay STATE
 
 Prints the agent's changing calls since the last apply or discard: {calls: [{seq, tool, paths, at}]}.
+${COMMON}`,
+  fork: `Usage: libos fork --root DIR --overlay STATE --to NEW
+
+Copies the agent's changes into a new state file NEW over the same workspace, for a second agent
+(libos mcp --overlay NEW) or a second approach. Each then changes, applies and discards on its own;
+an apply of one onto files the other's apply changed merges (see libos apply). Takes time in the
+number of changes, not the size of the workspace. Prints {state, changes}.
 ${COMMON}`,
   rewind: `Usage: libos rewind SEQ --root DIR --overlay STATE
 

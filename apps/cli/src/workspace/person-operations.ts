@@ -4,7 +4,7 @@ import { openAuditLog } from './audit-options.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** The overlay operations a person runs, from a command or from the review page. */
-export type PersonOperations = Pick<Overlay, 'changes' | 'diff' | 'history' | 'apply' | 'undoApply' | 'lastApply' | 'discard' | 'rewind'>;
+export type PersonOperations = Pick<Overlay, 'changes' | 'diff' | 'history' | 'apply' | 'undoApply' | 'lastApply' | 'discard' | 'rewind' | 'fork'>;
 
 type Changing = 'apply' | 'undo_apply' | 'discard' | 'rewind';
 
@@ -58,6 +58,8 @@ export function personOperations(overlay: Overlay, options: WorkspaceOptions): P
     diff: (diffOptions) => overlay.diff(diffOptions),
     history: () => overlay.history(),
     lastApply: () => overlay.lastApply(),
+    // A fork changes neither the workspace nor this overlay: nothing to record.
+    fork: (to) => overlay.fork(to),
     apply: (applyOptions) =>
       recorded(
         'apply',
