@@ -46,7 +46,7 @@ describe('libos call --overlay and the review commands', () => {
 
     const diff = await runLibos(['diff', 'a.txt', ...on()]);
     expect(diff.status).toBe(0);
-    expect(diff.stdout).toMatch(/^--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1 \+1 @@\n-alpha\n\+ALPHA\n# version c-[0-9a-f]{32} a\.txt\n# version s-/u);
+    expect(diff.stdout).toMatch(/^--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1 \+1 @@ #1\n-alpha\n\+ALPHA\n# version c-[0-9a-f]{32} a\.txt\n# version s-/u);
 
     const history = JSON.parse((await runLibos(['history', ...on()])).stdout) as { calls: Array<{ seq: number; tool: string }> };
     expect(history.calls.map((call) => call.tool)).toEqual(['write_text_file', 'delete_directory', 'write_text_file']);

@@ -68,7 +68,7 @@ function resolution(conflict: OverlayConflict, shown: string): string {
     case 'refused_path':
       return `the workspace's rules refuse this path: drop the change with libos discard ${shown}`;
     case 'overlapping_edit':
-      return `the agent's hunks ${(conflict.hunks ?? []).join(', ')} overlap your edits and stayed in the overlay (the rest landed): keep yours with libos discard ${shown} --hunks N, or edit ${shown} as the diff shows`;
+      return `hunks ${(conflict.hunks ?? []).join(', ')} of the agent's overlap your edits and stay in the overlay; keep yours: libos discard ${shown} (or --hunks N); take the agent's: edit ${shown} as the diff shows, then libos discard ${shown}`;
     default:
       return `keep yours: libos discard ${shown}; take the agent's (or merge): edit ${shown} as the diff shows, then libos discard ${shown}`;
   }
