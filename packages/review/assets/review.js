@@ -193,8 +193,7 @@ async function act(kind, paths, mode, hunks) {
   }
   // The versions shown: of the whole listing for "all", of each listed change a selection concerns.
   const body = paths === undefined ? { shown_set: state.setVersion } : { paths, shown: versionsFor(state.changes, paths) };
-  // Checked hunks of the one path on screen: the overlay holds them to the version the diff showed.
-  if (hunks !== undefined) body.hunks = { [paths[0]]: hunks };
+  if (hunks !== undefined) body.hunks = { [paths[0]]: hunks }; // the checked hunks of the one path on screen
   try {
     say('Working…');
     if (kind === 'apply') {
