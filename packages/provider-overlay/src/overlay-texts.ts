@@ -39,18 +39,21 @@ export function keptText(context: OverlayContext, sha256: string | null): Uint8A
   return new Uint8Array(row.bytes);
 }
 
-/** Forgets kept bytes no row's base, and no undoable apply, names any more (in the caller's transaction). */
+/**
+ * Forgets kept bytes no row's base names any more, nor an apply still running (its recovery settles
+ * merged steps from them), in the caller's transaction. A change an undo brings back after this
+ * merges no more: its file is applied whole or is a conflict, as without a kept base.
+ */
 export function dropUnusedTexts(context: OverlayContext): void {
   context.state.db
     .prepare(
       `DELETE FROM texts WHERE sha256 NOT IN (SELECT base_sha256 FROM entries WHERE base_sha256 IS NOT NULL)
-       AND sha256 NOT IN (SELECT json_extract(plan, '$.merge.base_sha256') FROM apply_items WHERE json_extract(plan, '$.merge') IS NOT NULL)
-       AND sha256 NOT IN (SELECT json_extract(plan, '$.merge.rest_sha256') FROM apply_items WHERE json_extract(plan, '$.merge') IS NOT NULL)`,
+       AND sha256 NOT IN (SELECT json_extract(item.plan, '$.merge.rest_sha256') FROM apply_items AS item
+         JOIN applies ON applies.apply_id = item.apply_id WHERE applies.state IN ('running', 'committing'))`,
     )
     .run();
 }
 
-// ignoreBOM: a BOM stays in the text, so the merged bytes keep it.
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The text of `bytes` when they are text by the contract's encodings (UTF-8, a BOM kept) and hold no NUL; else undefined. */
