@@ -47,7 +47,12 @@ export function checkDiscardHunks(options: { readonly hunks?: unknown }, shown: 
 
 /** How one row's step merges: whether merging is on, and the hunks selected at its path. */
 export function mergeOptions(options: ApplyOptions, path: string, tag: string) {
-  return { merge: options.merge !== false, hunks: options.hunks?.[path], tag };
+  return { merge: options.merge !== false, hunks: hunksAt(options.hunks, path), tag };
+}
+
+/** The hunks selected at `path`: an own entry only, so a file named `constructor` is never given Object's. */
+export function hunksAt(hunks: Readonly<Record<string, readonly number[]>> | undefined, path: string): readonly number[] | undefined {
+  return hunks !== undefined && Object.hasOwn(hunks, path) ? hunks[path] : undefined;
 }
 
 /**

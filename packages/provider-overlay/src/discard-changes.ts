@@ -2,7 +2,7 @@ import { compareCodePoints } from '@libos/core';
 import { changeVersion, checkShown, holdsToShown, setVersion, shownConflict, vanished } from './change-version.js';
 import type { OverlayContext } from './overlay-context.js';
 import { dropUnusedTexts } from './overlay-texts.js';
-import { checkDiscardHunks } from './apply-merge-options.js';
+import { checkDiscardHunks, hunksAt } from './apply-merge-options.js';
 import { discardHunks } from './discard-hunks.js';
 import type { DiscardOptions, DiscardResult, OverlayConflict } from './overlay-types.js';
 import { checkPaths, landingRows, selectedRows } from './select-rows.js';
@@ -35,7 +35,7 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
           continue;
         }
       }
-      const hunks = options.hunks?.[target];
+      const hunks = hunksAt(options.hunks, target);
       if (hunks !== undefined) {
         discardHunks(context, target, hunks);
         discarded.push(target);

@@ -94,6 +94,18 @@ describe('hunks', () => {
     expect(await disk()).toBe(base);
   });
 
+  it('a file named constructor or __proto__ is not given a selection made for another path', async () => {
+    const { overlay, disk, version } = await setUp();
+    await overlay.provider.writeFile(path('constructor'), encode('agent\n'), { overwrite: false });
+    await overlay.provider.writeFile(path('__proto__'), encode('agent\n'), { overwrite: false });
+    const versions = (await overlay.changes()).changes.map((change) => change.version);
+    const result = await overlay.apply({ shown: versions, hunks: { 'a.txt': [1] } });
+    expect(result.conflicts).toEqual([]);
+    expect([...result.applied].sort()).toEqual(['__proto__', 'a.txt', 'constructor']);
+    expect(await disk()).toBe(edit(base, { 2: 'agent 2' }));
+    expect(await version()).toBeDefined();
+  });
+
   it('discard --hunks 2 drops only that hunk from the agent file', async () => {
     const { overlay, disk, agentView, version } = await setUp();
     const result = await overlay.discard({ paths: ['a.txt'], shown: [await version()], hunks: { 'a.txt': [2] } });
