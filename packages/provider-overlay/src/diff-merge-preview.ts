@@ -25,19 +25,22 @@ export function mergePreview(context: OverlayContext, row: EntryRow, disk: Uint8
   const path = escapeForDisplay(row.path);
   const outcome = mergeThreeWay(baseText, ourText, theirText);
   const agent = numberHunks(unifiedDiffLines(row.path, baseText, theirText));
-  const verdict =
+  const landing = outcome.applied.filter((hunk) => !outcome.present.includes(hunk));
+  const verdict = [
     outcome.overlaps.length === 0
       ? `# merge: every hunk merges cleanly onto your file (sha256 ${sha256Hex(disk)})`
       : `# merge: hunks ${outcome.overlaps.join(', ')} overlap your edits (overlapping_edit) and would stay; ${
-          outcome.applied.length === 0 ? 'none lands' : `hunks ${outcome.applied.join(', ')} land`
-        }`;
+          landing.length === 0 ? 'none lands' : `hunks ${landing.join(', ')} land`
+        }`,
+    ...(outcome.present.length === 0 ? [] : [`# merge: hunks ${outcome.present.join(', ')} are on your file already`]),
+  ];
   const preview = unifiedDiffLines(row.path, ourText, outcome.landed).map((line) =>
     line.startsWith('--- ') ? `--- yours/${path}` : line.startsWith('+++ ') ? `+++ merged/${path}` : line,
   );
   return [
     `# note: ${path} changed on disk since the agent's change was made; its hunks are shown against the agent's base`,
     ...agent,
-    verdict,
+    ...verdict,
     ...(preview.length === 0
       ? ['# merged preview: your file stays as it is']
       : ['# merged preview: what apply would write over your file', ...preview]),

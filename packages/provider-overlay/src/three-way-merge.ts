@@ -27,6 +27,8 @@ export interface MergeOutcome {
   readonly conflicts: readonly number[];
   /** Every hunk that overlaps an edit of the person's, selected or not. */
   readonly overlaps: readonly number[];
+  /** The hunks the person's file already holds: every change of theirs made alike on both sides. */
+  readonly present: readonly number[];
 }
 
 /** Lines with their `\n` kept, so a last line without one differs from the same line with one. */
@@ -130,6 +132,8 @@ export function mergeThreeWay(base: string, ours: string, theirs: string, select
   const hunks = theirChanges.at(-1)?.hunk ?? 0;
   const regions = regionsOf(ourChanges, theirChanges);
   const overlapping = new Set<number>();
+  // Hunks with a change the person's file does not hold (no edit of theirs there at all).
+  const absent = new Set<number>();
   // Offsets of each side before the current region: the region's lines on each side follow from them.
   let ourBefore = 0;
   let theirBefore = 0;
@@ -142,6 +146,7 @@ export function mergeThreeWay(base: string, ours: string, theirs: string, select
     theirBefore += theirText.length - (region.baseEnd - region.baseStart);
     const both = region.ours.length > 0 && region.theirs.length > 0;
     if (both && !sameLines(ourText, theirText)) for (const change of region.theirs) overlapping.add(change.hunk);
+    else if (!both) for (const change of region.theirs) absent.add(change.hunk);
   }
   const lands = (hunk: number): boolean => !overlapping.has(hunk) && (selected === undefined || selected.has(hunk));
   const landed: string[] = [];
@@ -178,6 +183,7 @@ export function mergeThreeWay(base: string, ours: string, theirs: string, select
     applied: all.filter(lands),
     conflicts: all.filter((hunk) => overlapping.has(hunk) && (selected === undefined || selected.has(hunk))),
     overlaps: all.filter((hunk) => overlapping.has(hunk)),
+    present: all.filter((hunk) => !overlapping.has(hunk) && !absent.has(hunk)),
   };
 }
 

@@ -76,7 +76,7 @@ describe('three-way merge agrees with git merge-file', () => {
           expect(merged.conflicts.length).toBeGreaterThan(0);
         }
       }),
-      { numRuns: process.env.CI === undefined ? 600 : 200 },
+      { numRuns: 300 },
     );
     // Both outcomes were exercised, else the comparison proves little.
     expect(clean).toBeGreaterThan(20);
@@ -123,5 +123,7 @@ describe('three-way merge agrees with git merge-file', () => {
     expect(merged.landed).toBe(base.replace('line 30\n', 'thirty\n'));
     expect(merged.rest).toBe(theirs);
     expect(merged.applied).toEqual([2]);
+    // Once hunk 2 is on the file, a merge says so.
+    expect(mergeThreeWay(base, merged.landed, theirs).present).toEqual([2]);
   });
 });
