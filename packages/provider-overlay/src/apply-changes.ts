@@ -13,8 +13,8 @@ import type { ApplyOptions, ApplyResult, OverlayConflict } from './overlay-types
 import { modeToApply } from './mode-of.js';
 import { landingRows } from './select-rows.js';
 import { refusalOf } from './state-path-guard.js';
-import { checkHunks, mergeOptions, theirBytes, withMerged } from './apply-merge-options.js';
-import { mergedStep } from './merge-step.js';
+import { checkHunks, mergeOptions, theirBytes, withInPlace, withMerged } from './apply-merge-options.js';
+import { mergedStep, settleInPlace, type MergedStep } from './merge-step.js';
 
 /**
  * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
@@ -37,6 +37,7 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const items: JournalItem[] = [];
   const blocked = new Set<string>();
   const replacedFiles = new Set<string>();
+  const inPlace: NonNullable<MergedStep['inPlace']>[] = [];
   for (const head of rows) {
     const row = context.rows.get(head.path);
     const version = row === undefined || row.change === null ? null : changeVersion(row);
@@ -63,7 +64,8 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
     const merging = parentBlocked ? null : mergedStep(context, row, theirBytes(row, seen), seen, mergeOptions(options, row.path, data.plan.tag));
     if (merging !== null) {
       if (merging.conflict !== null) conflicts.push(merging.conflict);
-      if (merging.data === null) blocked.add(row.path);
+      if (merging.inPlace !== undefined) inPlace.push(merging.inPlace);
+      else if (merging.data === null) blocked.add(row.path);
       else
         items.push({
           ord: items.length,
@@ -88,14 +90,18 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       row,
     });
   }
-  if (items.length === 0 || (mode === 'all_or_nothing' && conflicts.length > 0)) return { apply_id: null, applied: [], conflicts };
+  if (mode === 'all_or_nothing' && conflicts.length > 0) return { apply_id: null, applied: [], conflicts };
+  if (items.length === 0) return withInPlace({ apply_id: null, applied: [], conflicts }, settleInPlace(context, inPlace));
   context.state.write(() => journalApply(context, applyId, mode, items));
   activeApplies.add(applyId);
+  let result: ApplyResult;
   try {
-    return withMerged(await runSteps(context, applyId, mode, items, conflicts), items);
+    result = withMerged(await runSteps(context, applyId, mode, items, conflicts), items);
   } finally {
     activeApplies.delete(applyId);
   }
+  // An all-or-nothing apply rolled back lands nothing, these included.
+  return result.apply_id === null ? result : withInPlace(result, settleInPlace(context, inPlace));
 }
 
 async function runSteps(

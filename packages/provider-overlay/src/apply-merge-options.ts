@@ -1,4 +1,4 @@
-import { LibosError } from '@libos/core';
+import { LibosError, compareCodePoints } from '@libos/core';
 import type { JournalItem } from './apply-journal.js';
 import type { Shown } from './change-version.js';
 import type { EntryRow, RowHead } from './entry-rows.js';
@@ -86,4 +86,11 @@ export function withMerged(result: ApplyResult, items: readonly JournalItem[]): 
     });
   }
   return merged.length === 0 ? result : { ...result, merged };
+}
+
+/** The result with the changes whose hunks were on the person's file already: applied, with nothing written. */
+export function withInPlace(result: ApplyResult, settled: readonly MergedPath[]): ApplyResult {
+  if (settled.length === 0) return result;
+  const applied = [...result.applied, ...settled.map((path) => path.path)].sort(compareCodePoints);
+  return { ...result, applied, merged: [...(result.merged ?? []), ...settled] };
 }

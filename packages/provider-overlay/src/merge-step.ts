@@ -7,7 +7,7 @@ import { sha256Hex } from './lower-files.js';
 import type { Observed } from './lower-cas.js';
 import type { OverlayContext } from './overlay-context.js';
 import { keepText, keptText, textOf } from './overlay-texts.js';
-import type { OverlayConflict } from './overlay-types.js';
+import type { MergedPath, OverlayConflict } from './overlay-types.js';
 import { mergeThreeWay } from './three-way-merge.js';
 
 /** What a merged step carries in its journaled plan (docs/overlay.md, "Merge"). */
@@ -30,6 +30,13 @@ export interface MergePlan {
 export interface MergedStep {
   readonly data: StepData | null;
   readonly conflict: OverlayConflict | null;
+  /**
+   * The person's file already holds every hunk that would land (an apply cut short before it could
+   * record its write, or another overlay's apply): nothing is written and no step is journaled, so
+   * no undo can hand the change back while its lines stay on disk. The change leaves the overlay
+   * (or, with hunks left, is rebased onto the file) in `settleInPlace`.
+   */
+  readonly inPlace?: { readonly row: EntryRow; readonly landed: Uint8Array; readonly rest: Uint8Array | null; readonly path: MergedPath };
 }
 
 const encoder = new TextEncoder();
@@ -70,6 +77,11 @@ export function mergedStep(
       : { path: row.path, reason: 'overlapping_edit', expected_sha256: row.base_sha256, actual_sha256: seen.sha256, hunks: outcome.conflicts };
   // Nothing new would land (every landing hunk is on disk already) while some stay: no step.
   if (outcome.applied.length === 0 || (outcome.landed === ourText && outcome.overlaps.length > 0)) return { data: null, conflict };
+  if (outcome.landed === ourText) {
+    const path: MergedPath = { path: row.path, hunks: outcome.hunks, applied: outcome.applied, conflicts: [], rest: outcome.rest !== outcome.landed };
+    const rest = outcome.rest === outcome.landed ? null : encoder.encode(outcome.rest);
+    return { data: null, conflict: null, inPlace: { row, landed: seen.bytes, rest, path } };
+  }
   const landed = encoder.encode(outcome.landed);
   const rest = outcome.rest === outcome.landed ? null : encoder.encode(outcome.rest);
   // Both are kept before the journal names them: what landed is the base of the rest, for a later merge.
@@ -140,4 +152,38 @@ export function leftByMerge(row: Pick<RowHead, 'sha256' | 'base_sha256'> | undef
   const { merge, put } = item.data.plan;
   if (row === undefined || merge === undefined || merge.keeps_base || merge.rest_sha256 === null || put?.kind !== 'file') return false;
   return row.sha256 === merge.rest_sha256 && row.base_sha256 === put.sha256;
+}
+
+/**
+ * Settles changes whose hunks the person's file already holds, in one transaction: each leaves the
+ * overlay, or keeps what is left against the file as it is; a row the agent changed since stays.
+ */
+export function settleInPlace(context: OverlayContext, steps: readonly NonNullable<MergedStep['inPlace']>[]): MergedPath[] {
+  return context.state.write(() => {
+    const settled: MergedPath[] = [];
+    for (const step of steps) {
+      const now = context.rows.get(step.row.path);
+      if (now === undefined || changeVersion(now) !== changeVersion(step.row)) continue;
+      if (step.rest === null) context.rows.remove(now.path);
+      else {
+        const base = keepText(context, step.landed);
+        const rest = keepText(context, step.rest);
+        context.rows.put({
+          ...now,
+          content: Buffer.from(step.rest),
+          sha256: rest,
+          size: step.rest.length,
+          base_kind: 'file',
+          base_sha256: base,
+          base_size: step.landed.length,
+          base_files: null,
+          manifest_id: null,
+          lower_bytes: 0,
+          hash_state: null,
+        });
+      }
+      settled.push(step.path);
+    }
+    return settled;
+  });
 }

@@ -72,6 +72,25 @@ describe('forks and several overlays over one root', () => {
     expect(await disk()).toBe(edit(base, { 5: 'first 5' }));
   });
 
+  it('an apply whose hunks the file holds already writes nothing and leaves no undo that would double them', async () => {
+    const { dir, open, disk } = await setUp();
+    const first = await open('first.overlay');
+    await first.provider.writeFile(path('a.txt'), encode(edit(base, { 5: 'first 5' })), { overwrite: true });
+    await first.fork(join(dir, 'same.overlay'));
+    const same = await open('same.overlay');
+    expect((await first.apply()).conflicts).toEqual([]);
+    const result = await same.apply();
+    expect(result).toEqual({
+      apply_id: null,
+      applied: ['a.txt'],
+      conflicts: [],
+      merged: [{ path: 'a.txt', hunks: 1, applied: [1], conflicts: [], rest: false }],
+    });
+    expect((await same.changes()).changes).toEqual([]);
+    expect(await same.lastApply()).toBeNull();
+    expect(await disk()).toBe(edit(base, { 5: 'first 5' }));
+  });
+
   it('fork refuses a target that exists, and leaves it as it was', async () => {
     const { dir, open } = await setUp();
     const first = await open('first.overlay');
