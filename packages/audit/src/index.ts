@@ -1,6 +1,9 @@
 export { createFileAuditLog, roundMs } from './file-audit-log.js';
 export type { FileAuditLog, FileAuditLogOptions, FileAuditSession, OverlayOperation } from './file-audit-log.js';
+export { auditOverlay } from './audit-overlay.js';
+export type { AuditableOverlay, AuditOverlayOptions } from './audit-overlay.js';
 export { recordOverlayOperation } from './record-overlay-operation.js';
+export type { OverlaySessionContext } from './record-overlay-operation.js';
 export { verify } from './verify-log.js';
 export type { VerifyFailureReason, VerifyOptions, VerifyResult } from './verify-log.js';
 export { readRecords } from './read-records.js';

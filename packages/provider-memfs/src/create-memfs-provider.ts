@@ -1,5 +1,6 @@
 import {
   LibosError,
+  ROOT_PATH,
   checkSignal,
   createCallGate,
   type FileSystemProviderV1,
@@ -112,7 +113,7 @@ function ensureRoot(fs: IFs, root: string): void {
       if (stats === undefined) fs.mkdirSync(current, { mode: NEW_DIRECTORY_MODE });
       else if (!stats.isDirectory()) throw new LibosError('invalid_arguments', 'The memfs root passes through something that is not a directory.');
     } catch (error) {
-      throw mapMemfsError(error, '.' as WorkspacePath, 'create');
+      throw mapMemfsError(error, ROOT_PATH, 'create');
     }
   }
 }

@@ -1,19 +1,19 @@
-import { LibosError, type WorkspacePath } from '@libos/core';
-import { applyChanges } from './apply-changes.js';
-import { createHistory } from './call-history.js';
-import { diffChanges } from './diff-changes.js';
-import { discardChanges } from './discard-changes.js';
-import { withDiskState } from './changes-on-disk.js';
-import { forkOverlay } from './fork-overlay.js';
-import { createRowStatements } from './entry-rows.js';
-import { listChanges } from './list-changes.js';
+import { LibosError, ROOT_PATH } from '@libos/core';
+import { applyChanges } from './person/apply-changes.js';
+import { withDiskState } from './person/changes-on-disk.js';
+import { diffChanges } from './person/diff-changes.js';
+import { discardChanges } from './person/discard-changes.js';
+import { forkOverlay } from './person/fork-overlay.js';
+import { listChanges } from './person/list-changes.js';
+import { createHistory } from './state/call-history.js';
+import { createRowStatements } from './state/entry-rows.js';
 import { closedError, createExclusive, type OverlayContext } from './overlay-context.js';
-import { createOverlayProvider } from './overlay-provider.js';
+import { createOverlayProvider } from './agent/overlay-provider.js';
 import type { Overlay, OverlayOptions } from './overlay-types.js';
-import { recoverApplies } from './recover-apply.js';
-import { guardedLower } from './state-path-guard.js';
-import { openStateDatabase } from './state-database.js';
-import { lastApply, undoApply } from './undo-apply.js';
+import { recoverApplies } from './person/recover-apply.js';
+import { guardedLower } from './person/state-path-guard.js';
+import { openStateDatabase } from './state/state-database.js';
+import { lastApply, undoApply } from './person/undo-apply.js';
 
 /** The open overlays' contexts, for the package's own tests (fixtures that act below the provider). */
 export const overlayContexts = new WeakMap<object, OverlayContext>();
@@ -24,7 +24,7 @@ export const overlayContexts = new WeakMap<object, OverlayContext>();
  * rolled back before the first operation.
  */
 export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
-  const lowerRoot = options.lowerRoot ?? options.lower.hostPath?.('.' as WorkspacePath);
+  const lowerRoot = options.lowerRoot ?? options.lower.hostPath?.(ROOT_PATH);
   const state = openStateDatabase(options.state, lowerRoot, options.opener);
   const rows = createRowStatements(state.db);
   const history = createHistory(state.db, rows);

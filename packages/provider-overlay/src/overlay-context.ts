@@ -1,7 +1,7 @@
 import { LibosError, type FileSystemProviderV1, type WorkspacePath, providerErrors } from '@libos/core';
-import type { CallEditor, History } from './call-history.js';
-import type { RowStatements } from './entry-rows.js';
-import type { StateDatabase } from './state-database.js';
+import type { CallEditor, History } from './state/call-history.js';
+import type { RowStatements } from './state/entry-rows.js';
+import type { StateDatabase } from './state/state-database.js';
 
 /** What every part of one open overlay shares. */
 export interface OverlayContext {

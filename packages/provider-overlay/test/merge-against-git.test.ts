@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { unifiedDiffLines } from '@libos/core';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeThreeWay } from '../src/three-way-merge.js';
+import { mergeThreeWay } from '../src/person/three-way-merge.js';
 
 // The merge is judged against `git merge-file` on generated three-way cases: where git merges
 // cleanly the bytes are the same, and where git reports a conflict libOS reports one too. Lines are

@@ -1,8 +1,8 @@
 import { LibosError, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
 import type { ProviderFixtures } from '@libos/provider-conformance';
-import { locatePath, prefixesOf } from '../src/locate-path.js';
+import { locatePath, prefixesOf } from '../src/agent/locate-path.js';
 import { overlayContexts } from '../src/open-overlay.js';
-import { wholeBytes } from '../src/row-bytes.js';
+import { wholeBytes } from '../src/agent/row-bytes.js';
 
 /** The mode a file the agent made gets when it lands on the lower. */
 const NEW_FILE_MODE = 0o644;
@@ -12,13 +12,17 @@ const NEW_FILE_MODE = 0o644;
  * out of the overlay whatever would hide that path (the kit's raw writes must show through), and
  * they observe the agent's merged view.
  */
+// The kit's fixtures name any path, `.git` ones included (its security groups make them), so they
+// are taken as given, as a raw write on the lower would take them.
+const asGiven = (path: string): WorkspacePath => (path === '' ? '.' : path) as WorkspacePath;
+
 export function overlayFixtures(provider: FileSystemProviderV1, lower: ProviderFixtures): ProviderFixtures {
   const context = overlayContexts.get(provider);
   if (context === undefined) throw new Error('not an overlay provider');
   const forget = (path: string): void => {
     context.state.write(() => {
-      const target = path === '' ? '.' : path;
-      for (const prefix of prefixesOf(target as WorkspacePath)) {
+      const target = asGiven(path);
+      for (const prefix of prefixesOf(target)) {
         if (prefix === target) break;
         const row = context.rows.get(prefix);
         if (row === undefined) continue;
@@ -36,7 +40,7 @@ export function overlayFixtures(provider: FileSystemProviderV1, lower: ProviderF
   };
   const view = (path: string) => {
     try {
-      return locatePath(context.rows, (path === '' ? '.' : path) as WorkspacePath);
+      return locatePath(context.rows, asGiven(path));
     } catch (error) {
       if (LibosError.is(error, 'not_found', 'not_a_directory')) return { at: 'covered' as const };
       throw error;

@@ -1,5 +1,6 @@
 import {
   LibosError,
+  ROOT_PATH,
   providerErrors,
   checkSignal,
   createCallGate,
@@ -75,7 +76,7 @@ export const POSTGRES_CAPABILITIES: ProviderCapabilities = Object.freeze({
   durableWrites: true,
 });
 
-const ROOT = '.' as WorkspacePath;
+const ROOT = ROOT_PATH;
 
 /**
  * Makes a workspace provider whose tree lives in PostgreSQL (docs/provider-postgres.md): runtimes on

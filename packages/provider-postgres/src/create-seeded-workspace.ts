@@ -1,4 +1,4 @@
-import { LibosError, type WorkspacePath } from '@libos/core';
+import { LibosError, ROOT_PATH, type WorkspacePath } from '@libos/core';
 import type { Pool } from 'pg';
 import { inTransaction, writeFileInTransaction } from './change-queries.js';
 import { errorCode } from './database-failure.js';
@@ -8,7 +8,7 @@ import type { WorkspaceRef } from './read-queries.js';
 import { refusal, type Outcome } from './refusal.js';
 import { readSeedFile, scanSeed, type SeedEntry } from './seed-workspace.js';
 
-const ROOT = '.' as WorkspacePath;
+const ROOT = ROOT_PATH;
 
 /**
  * Finds the workspace `name`, or creates it with the host directory `seed` copied in, all in one

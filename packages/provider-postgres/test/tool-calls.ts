@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import { ROOT_PATH, type FileSystemProviderV1, type WorkspacePath } from '@libos/core';
 import type { Runtime } from '@libos/tools';
 import fc from 'fast-check';
 
@@ -130,7 +130,7 @@ export async function runScript(runtime: Runtime, script: readonly ToolCall[]): 
 }
 
 /** Every name, kind and byte of a provider's tree, in code-point order, for comparing two trees. */
-export async function treeOf(provider: FileSystemProviderV1, at = '.' as WorkspacePath): Promise<string[]> {
+export async function treeOf(provider: FileSystemProviderV1, at: WorkspacePath = ROOT_PATH): Promise<string[]> {
   const lines: string[] = [];
   const listing = await provider.listDirectory(at, { limit: 10_000 });
   for (const entry of listing.entries) {

@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { parseCommandLine, strictArgs } from '../parse-command-line.js';
-import { askOn, createTerminalApprover } from '../shell/terminal-approver.js';
+import { askOn } from '../shell/terminal-approver.js';
+import { APPROVAL_CHANNELS } from '../workspace/approval-channels.js';
 import { UsageError } from '../usage-error.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
@@ -22,7 +23,8 @@ export async function callCommand(args: readonly string[]): Promise<number> {
   const toolArguments = parseArgumentsJson(argumentsJson);
   // --approve: the person at the terminal answers `ask` grants (the question on stderr, so stdout stays
   // the call's JSON); without a terminal, or without the flag, they fail with approval_required.
-  const approver = values.approve === true ? createTerminalApprover({ interactive: process.stdin.isTTY === true, ask: askOnTerminal }) : undefined;
+  const approver =
+    values.approve === true ? await APPROVAL_CHANNELS.terminal.create({ interactive: process.stdin.isTTY === true, ask: askOnTerminal }) : undefined;
   const workspace = await openWorkspace(workspaceOptionsFrom('libos call', values), approver);
   try {
     const outcome = await workspace.runtime.spawn().call(tool, toolArguments);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { escapeForDisplay, type Approver } from '@libos/core';
-import { clientRoot, createElicitationApprover, serveStdio, type StdioSession } from '@libos/mcp';
+import { clientRoot, serveStdio, type StdioSession } from '@libos/mcp';
 import { describeTools } from '@libos/tools';
 import { createDeferredProcess } from '../mcp/deferred-process.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
@@ -8,6 +8,7 @@ import { USAGE_EXIT_STATUS } from '../usage-error.js';
 import { VERSION } from '../version.js';
 import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
 import { openWorkspace, readConfig, type OpenWorkspace } from '../workspace/open-workspace.js';
+import { APPROVAL_CHANNELS } from '../workspace/approval-channels.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom, type WorkspaceOptions } from '../workspace/workspace-options.js';
 import { MCP_HELP } from './help-texts.js';
 
@@ -27,7 +28,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   // Without --root the client's MCP roots choose the directory, never the launch directory.
   const fromRoots = BACKEND_REGISTRY.provider(options.provider)?.servesRoot === true && values.root === undefined;
 
-  const approver = createElicitationApprover();
+  const approver = await APPROVAL_CHANNELS.mcp.create();
   // With roots, only the config is known before `initialize`: the tool list comes from it alone.
   let workspace: OpenWorkspace | undefined = fromRoots ? undefined : await openWorkspace(options, approver);
   const runtime = workspace?.runtime ?? describeTools(options.configFile === undefined ? {} : { config: await readConfig(options.configFile) });

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import { createElicitationApprover, serveHttp } from '@libos/mcp';
+import { serveHttp } from '@libos/mcp';
 import { httpOptionsFrom } from '../http/http-options.js';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { UsageError } from '../usage-error.js';
 import { VERSION } from '../version.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
+import { APPROVAL_CHANNELS } from '../workspace/approval-channels.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { SERVE_HELP } from './help-texts.js';
 
@@ -49,7 +50,7 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
 
   // One runtime serves every session; an approval goes to the client of the session asking.
-  const workspace = await openWorkspace(workspaceOptions, createElicitationApprover());
+  const workspace = await openWorkspace(workspaceOptions, await APPROVAL_CHANNELS.mcp.create());
   const server = await serveHttp(workspace.runtime, { ...httpOptions, log, version: VERSION }).catch(async (error: NodeJS.ErrnoException) => {
     await workspace.close();
     throw new UsageError(`libos serve: cannot listen on ${values.http}: ${error.code ?? error.message}`);

@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { expectPositionals, parseCommandLine, strictArgs } from '../parse-command-line.js';
 import { clearLineOnInterrupt } from '../shell/clear-line-on-interrupt.js';
 import { ShellSession } from '../shell/shell-session.js';
-import { askOn, createTerminalApprover } from '../shell/terminal-approver.js';
+import { askOn } from '../shell/terminal-approver.js';
+import { APPROVAL_CHANNELS } from '../workspace/approval-channels.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { SHELL_HELP } from './help-texts.js';
@@ -32,7 +33,7 @@ export async function shellCommand(args: readonly string[]): Promise<number> {
   const interactive = process.stdin.isTTY === true;
   // The person at the terminal answers `ask` grants on the shell's own input; a script cannot.
   let lines: Interface | undefined;
-  const approver = createTerminalApprover({
+  const approver = await APPROVAL_CHANNELS.terminal.create({
     interactive,
     ask: (prompt, signal) => (lines === undefined ? Promise.resolve(undefined) : askOn(lines, prompt, signal)),
   });

@@ -5,6 +5,7 @@ import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
 import { auditPrivateFiles, openAuditLog } from './audit-options.js';
+import { createCleanupStack } from './cleanup-stack.js';
 import { overlayOver } from './overlay-workspace.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
@@ -30,74 +31,73 @@ export interface OpenWorkspace {
  */
 export async function openWorkspace(options: WorkspaceOptions, approver?: Approver): Promise<OpenWorkspace> {
   const config = options.configFile === undefined ? undefined : await readConfig(options.configFile);
-  const lower = await openProvider(options, config?.bounds);
-  const opened = options.overlayFile === undefined ? lower : (await overlayOver(lower, options.overlayFile)).opened;
-  const { provider } = opened;
-  // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
-  if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
-  // Nor may it, the audit log or its signing key, sit where the agent reads and writes (a seed is copied in too).
-  const privateFiles = [
-    ...(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }]),
-    ...auditPrivateFiles(options.audit),
-  ];
-  await refuseFilesInRoots(privateFiles, opened.hostDirectories).catch(async (error: unknown) => {
-    await opened.close?.();
-    throw error;
-  });
-  const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
-  const objectStore = await openObjectStore(options.objectsUrl).catch(async (error: unknown) => {
-    await opened.close?.();
-    throw error;
-  });
-  const audit = await openAuditLog(options).catch(async (error: unknown) => {
-    await Promise.allSettled([objectStore?.close(), opened.close?.()]);
-    throw error;
-  });
-  let runtime: Runtime;
+  // Everything taken from here on is released through this one stack, newest first: by close(),
+  // or at once when a later step fails.
+  const resources = createCleanupStack();
   try {
-    runtime = await createRuntime({
-      provider,
-      ...(audit === undefined ? {} : { audit }),
-      ...(config === undefined ? {} : { config }),
-      ...(approver === undefined ? {} : { approver }),
-      ...(restore === undefined ? {} : { restore }),
-      ...(objectStore === undefined ? {} : { objectStore }),
-    });
-  } catch (error) {
-    await Promise.allSettled([objectStore?.close(), audit?.close()]);
-    await opened.close?.();
-    if (restore === undefined) throw error;
-    throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
-  }
-  const shared = (await runtime.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
-  if (options.objectsFile !== undefined && shared.length === 0) {
-    process.stderr.write('libos: --objects keeps shared namespaces only, and the config declares none\n');
-  }
-  let closed = false;
-  return {
-    runtime,
-    bounds: runtime.bounds,
-    served: opened.served,
-    hostDirectories: opened.hostDirectories,
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        if (options.objectsFile !== undefined) {
-          const file = options.objectsFile;
-          await saveObjects(runtime, file).catch((error: unknown) => {
-            throw new Error(`--objects ${file}: cannot save Objects: ${messageOf(error)}`, { cause: error });
-          });
-        }
-      } finally {
+    const lower = await openProvider(options, config?.bounds);
+    const opened = options.overlayFile === undefined ? lower : (await overlayOver(lower, options.overlayFile)).opened;
+    resources.defer(() => opened.close?.());
+    // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
+    if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
+    // Nor may it, the audit log or its signing key, sit where the agent reads and writes (a seed is copied in too).
+    const privateFiles = [
+      ...(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }]),
+      ...auditPrivateFiles(options.audit),
+    ];
+    await refuseFilesInRoots(privateFiles, opened.hostDirectories);
+    const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
+    const objectStore = await openObjectStore(options.objectsUrl);
+    let runtime: Runtime | undefined;
+    // Once the runtime holds the store, the runtime closes it.
+    if (objectStore !== undefined) resources.defer(() => (runtime === undefined ? objectStore.close() : undefined));
+    const audit = await openAuditLog(options);
+    if (audit !== undefined) resources.defer(() => audit.close());
+    try {
+      runtime = await createRuntime({
+        provider: opened.provider,
+        ...(audit === undefined ? {} : { audit }),
+        ...(config === undefined ? {} : { config }),
+        ...(approver === undefined ? {} : { approver }),
+        ...(restore === undefined ? {} : { restore }),
+        ...(objectStore === undefined ? {} : { objectStore }),
+      });
+    } catch (error) {
+      if (restore === undefined) throw error;
+      throw new UsageError(`libos: --objects ${restore}: cannot restore Objects: ${messageOf(error)}`);
+    }
+    const running = runtime;
+    resources.defer(() => running.close());
+    const shared = (await running.objects.listNamespaces()).filter((namespace) => !namespace.startsWith('process:'));
+    if (options.objectsFile !== undefined && shared.length === 0) {
+      process.stderr.write('libos: --objects keeps shared namespaces only, and the config declares none\n');
+    }
+    let closed = false;
+    return {
+      runtime: running,
+      bounds: running.bounds,
+      served: opened.served,
+      hostDirectories: opened.hostDirectories,
+      async close() {
+        if (closed) return;
+        closed = true;
         try {
-          await runtime.close().finally(() => audit?.close());
+          if (options.objectsFile !== undefined) {
+            const file = options.objectsFile;
+            await saveObjects(running, file).catch((error: unknown) => {
+              throw new Error(`--objects ${file}: cannot save Objects: ${messageOf(error)}`, { cause: error });
+            });
+          }
         } finally {
-          await opened.close?.();
+          await resources.disposeAsync();
         }
-      }
-    },
-  };
+      },
+    };
+  } catch (error) {
+    // The failure that stopped the opening is what the person reads; what the unwinding met is not.
+    await resources.disposeAsync().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { LibosError } from '@libos/core';
+import { describe, expect, it } from 'vitest';
+import { auditOverlay, createFileAuditLog, verify, type AuditableOverlay } from '../src/index.js';
+import { recordsOf, temporaryDirectory } from './support.js';
+
+/** A person's overlay as an app holds one: what each operation was asked, and what it answers. */
+function fakeOverlay() {
+  const asked: string[] = [];
+  const overlay = {
+    changes: async () => {
+      asked.push('changes');
+      return { changes: [] };
+    },
+    apply: async (options?: { readonly paths?: readonly string[] }) => {
+      asked.push('apply');
+      return { apply_id: 'apply_1', applied: options?.paths ?? ['a.txt'], conflicts: [] };
+    },
+    undoApply: async (applyId: string) => {
+      asked.push(`undo ${applyId}`);
+      return { restored: ['a.txt'], conflicts: [] };
+    },
+    discard: async () => {
+      asked.push('discard');
+      return { discarded: ['b.txt'], conflicts: [] };
+    },
+    rewind: async (seq: number): Promise<{ rewound: number }> => {
+      asked.push(`rewind ${seq}`);
+      throw new LibosError('invalid_arguments', 'No call has that seq.', { effect: 'none' });
+    },
+  } satisfies AuditableOverlay & Record<string, unknown>;
+  return { overlay, asked };
+}
+
+describe('auditOverlay', () => {
+  it('records each changing operation in a session of its own, with its paths, and passes reads through', async () => {
+    const { overlay, asked } = fakeOverlay();
+    const file = join(temporaryDirectory(), 'audit.log');
+    const audited = auditOverlay(overlay, { openLog: () => createFileAuditLog({ path: file }), provider: 'overlay over local', root: '/srv/w' });
+    expect(await audited.changes()).toEqual({ changes: [] });
+    expect(await audited.apply({ paths: ['src/a.ts'] })).toEqual({ apply_id: 'apply_1', applied: ['src/a.ts'], conflicts: [] });
+    expect(await audited.undoApply('apply_1')).toMatchObject({ restored: ['a.txt'] });
+    expect(await audited.discard()).toMatchObject({ discarded: ['b.txt'] });
+    await expect(audited.rewind(3)).rejects.toMatchObject({ code: 'invalid_arguments' });
+    expect(asked).toEqual(['changes', 'apply', 'undo apply_1', 'discard', 'rewind 3']);
+    const records = recordsOf(file);
+    expect(records.map((record) => record.tool)).toEqual([
+      ...['session_start', 'apply', 'session_end'],
+      ...['session_start', 'undo_apply', 'session_end'],
+      ...['session_start', 'discard', 'session_end'],
+      ...['session_start', 'rewind', 'session_end'],
+    ]);
+    expect(records[1]).toMatchObject({ paths: ['src/a.ts'], result: { ok: true }, session: records[0]!.session });
+    expect(records[7]).toMatchObject({ paths: ['b.txt'] });
+    // A failure is recorded with its code and effect, then thrown to the app.
+    expect(records[10]!.result).toEqual({ ok: false, code: 'invalid_arguments', effect: 'none' });
+    expect(new Set(records.map((record) => record.session)).size).toBe(4);
+    expect(verify(file)).toMatchObject({ ok: true });
+  });
+
+  it('runs nothing when the log refuses the session (a log inside the root): the refusal comes first', async () => {
+    const { overlay, asked } = fakeOverlay();
+    const root = temporaryDirectory();
+    mkdirSync(join(root, 'logs'));
+    const audited = auditOverlay(overlay, { openLog: () => createFileAuditLog({ path: join(root, 'logs', 'audit.log') }), root });
+    await expect(audited.apply()).rejects.toMatchObject({ code: 'invalid_arguments' });
+    await expect(audited.discard()).rejects.toMatchObject({ code: 'invalid_arguments' });
+    expect(asked).toEqual([]);
+  });
+
+  it('runs nothing when the log cannot be opened (another writer holds it), and runs unrecorded when there is no log', async () => {
+    const { overlay, asked } = fakeOverlay();
+    const busy = new LibosError('invalid_arguments', 'The audit log is held by another writer.', { details: { reason: 'writer_busy' } });
+    await expect(auditOverlay(overlay, { openLog: () => Promise.reject(busy) }).apply()).rejects.toBe(busy);
+    expect(asked).toEqual([]);
+    expect(await auditOverlay(overlay, { openLog: async () => undefined }).apply()).toMatchObject({ applied: ['a.txt'] });
+    expect(asked).toEqual(['apply']);
+  });
+});
