@@ -21,7 +21,7 @@ function fakeOverlay() {
       asked.push(`undo ${applyId}`);
       return { restored: ['a.txt'], conflicts: [] };
     },
-    discard: async () => {
+    discard: async (_options?: unknown) => {
       asked.push('discard');
       return { discarded: ['b.txt'], conflicts: [] };
     },
