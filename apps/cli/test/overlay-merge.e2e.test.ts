@@ -62,4 +62,30 @@ describe('libos apply by hunk, merged, and forks', () => {
     expect((await runLibos(['apply', ...second])).status).toBe(0);
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe(edit({ 2: 'agent 2', 10: 'person 10', 20: 'agent 20' }));
   });
+
+  it('--audit records a fork and an apply by hunk, each in a session of its own, through auditOverlay', async () => {
+    const write = await runLibos([
+      'call',
+      'write_text_file',
+      JSON.stringify({ path: 'a.txt', content: edit({ 2: 'agent 2', 20: 'agent 20' }) }),
+      ...on(),
+    ]);
+    expect(write.status, write.stderr).toBe(0);
+    const audit = join(base.path, 'audit.log');
+    const diff = await runLibos(['diff', ...on()]);
+    const version = /# version (c-[0-9a-f]{32}) a\.txt/u.exec(diff.stdout)?.[1] as string;
+    const fork = await runLibos(['fork', '--to', join(base.path, 'second.overlay'), '--audit', audit, ...on()]);
+    expect(fork.status, fork.stderr).toBe(0);
+    const some = await runLibos(['apply', 'a.txt', '--hunks', '2', '--shown', version, '--audit', audit, ...on()]);
+    expect(some.status, some.stderr).toBe(0);
+    const records = (await readFile(audit, 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { tool?: string; paths?: string[] });
+    const operations = records.filter((record) => record.tool === 'fork' || record.tool === 'apply');
+    expect(operations.map((record) => [record.tool, record.paths])).toEqual([
+      ['fork', []],
+      ['apply', ['a.txt']],
+    ]);
+  });
 });
