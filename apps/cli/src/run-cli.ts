@@ -18,7 +18,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   audit: async () => (await import('./commands/audit-command.js')).auditCommand,
   // The person's side of `--overlay` (docs/overlay.md): changes, diff, apply, undo-apply, ...
   ...Object.fromEntries(
-    ['changes', 'diff', 'apply', 'undo-apply', 'discard', 'history', 'rewind'].map((name) => [
+    ['changes', 'diff', 'apply', 'undo-apply', 'discard', 'history', 'rewind', 'fork'].map((name) => [
       name,
       async () => {
         const { overlayCommand } = await import('./commands/overlay-commands.js');

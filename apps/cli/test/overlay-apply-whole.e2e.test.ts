@@ -35,12 +35,12 @@ describe('libos apply, everything at once', () => {
 
     const apply = await runLibos(['apply', ...on()]);
     expect(apply.status, apply.stderr).toBe(3);
-    expect(JSON.parse(apply.stdout)).toMatchObject({ apply_id: null, applied: [], conflicts: [{ path: 'main.js', reason: 'changed_on_disk' }] });
+    expect(JSON.parse(apply.stdout)).toMatchObject({ apply_id: null, applied: [], conflicts: [{ path: 'main.js', reason: 'overlapping_edit' }] });
     // Nothing landed: the project still loads as the person left it.
     expect(await readFile(join(root, 'lib', 'util.js'), 'utf8')).toBe('export const one = 1;\n');
     await expect(readFile(join(root, 'lib', 'helpers.js'))).rejects.toThrow();
     // The person's version against the agent's, escaped, and what to do.
-    expect(apply.stderr).toContain('# conflict main.js (changed_on_disk)');
+    expect(apply.stderr).toContain('# conflict main.js (overlapping_edit)');
     expect(apply.stderr).toContain("-import { one } from './lib/util.js';");
     expect(apply.stderr).toContain("+import { one } from './lib/helpers.js';");
     expect(apply.stderr).toContain("-console.log(one, '\\u{001B}[2J');");

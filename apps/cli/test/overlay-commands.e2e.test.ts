@@ -46,7 +46,7 @@ describe('libos call --overlay and the review commands', () => {
 
     const diff = await runLibos(['diff', 'a.txt', ...on()]);
     expect(diff.status).toBe(0);
-    expect(diff.stdout).toMatch(/^--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1 \+1 @@\n-alpha\n\+ALPHA\n# version c-[0-9a-f]{32} a\.txt\n# version s-/u);
+    expect(diff.stdout).toMatch(/^--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1 \+1 @@ #1\n-alpha\n\+ALPHA\n# version c-[0-9a-f]{32} a\.txt\n# version s-/u);
 
     const history = JSON.parse((await runLibos(['history', ...on()])).stdout) as { calls: Array<{ seq: number; tool: string }> };
     expect(history.calls.map((call) => call.tool)).toEqual(['write_text_file', 'delete_directory', 'write_text_file']);
@@ -72,7 +72,7 @@ describe('libos call --overlay and the review commands', () => {
     await writeFile(join(root, 'a.txt'), 'person\n');
     const all = await runLibos(['apply', '--all-or-nothing', ...on()]);
     expect(all.status).toBe(3);
-    expect(JSON.parse(all.stdout)).toMatchObject({ apply_id: null, applied: [], conflicts: [{ path: 'a.txt', reason: 'changed_on_disk' }] });
+    expect(JSON.parse(all.stdout)).toMatchObject({ apply_id: null, applied: [], conflicts: [{ path: 'a.txt', reason: 'overlapping_edit' }] });
     await expect(readFile(join(root, 'c.txt'))).rejects.toThrow();
     const some = await runLibos(['apply', '--per-file', ...on()]);
     expect(some.status).toBe(3);

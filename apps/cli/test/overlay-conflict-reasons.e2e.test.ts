@@ -30,7 +30,7 @@ const person = async (tool: string, args: unknown) => {
 const onOverlay = () => ['--root', root, '--overlay', state];
 
 describe('each conflict reason, produced by a person in another process', () => {
-  it('apply reports changed_on_disk, created_on_disk and deleted_on_disk, lands the rest and keeps every edit of the person', async () => {
+  it('apply reports overlapping_edit, changed_on_disk, created_on_disk and deleted_on_disk, lands the rest and keeps every edit of the person', async () => {
     const agent = await startMcpSession(onOverlay());
     onTestFinished(() => agent.close());
     for (const [tool, args] of [
@@ -53,7 +53,7 @@ describe('each conflict reason, produced by a person in another process', () => 
     const result = JSON.parse(apply.stdout) as { applied: string[]; conflicts: Array<{ path: string; reason: string }> };
     expect(result.applied).toEqual(['calm.txt']);
     expect(result.conflicts.map((conflict) => [conflict.path, conflict.reason])).toEqual([
-      ['edited.txt', 'changed_on_disk'],
+      ['edited.txt', 'overlapping_edit'],
       ['fresh.txt', 'created_on_disk'],
       ['kept', 'changed_on_disk'],
       ['removed.txt', 'deleted_on_disk'],

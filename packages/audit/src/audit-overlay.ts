@@ -1,17 +1,23 @@
 import { LibosError } from '@libos/core';
-import type { FileAuditLog } from './file-audit-log.js';
+import type { FileAuditLog, OverlayOperation } from './file-audit-log.js';
 import { inOverlaySession, type OverlaySessionContext } from './record-overlay-operation.js';
 
 /**
  * The operations of a person's overlay that change something, as `@libos/provider-overlay`'s
  * `Overlay` has them (its results name the paths each changed). Reads (changes, diff, history,
- * lastApply) pass through unrecorded.
+ * lastApply) pass through unrecorded. An apply or a discard by hunk is the same operation with
+ * `hunks` among its arguments, so its record is an apply's or a discard's.
  */
 export interface AuditableOverlay {
   apply(options?: never): Promise<{ readonly applied: readonly string[] }>;
   undoApply(applyId: string): Promise<{ readonly restored: readonly string[] }>;
   discard(options?: never): Promise<{ readonly discarded: readonly string[] }>;
   rewind(seq: number): Promise<unknown>;
+  /**
+   * Copies the agent's changes into a new state file (an overlay that has it): the workspace is
+   * untouched, but the changes now live in a second file a person may apply, so it is recorded.
+   */
+  fork?(to: string): Promise<unknown>;
 }
 
 /** Options of `auditOverlay`. */
@@ -28,7 +34,7 @@ export interface AuditOverlayOptions {
   readonly root?: string;
 }
 
-type Recorded = 'apply' | 'undo_apply' | 'discard' | 'rewind';
+type Recorded = OverlayOperation['operation'];
 
 /**
  * `overlay` with every operation a person runs that changes something recorded in the audit log
@@ -103,6 +109,16 @@ export function auditOverlay<Overlay extends AuditableOverlay>(overlay: Overlay,
         () => [],
       ),
   };
+  const fork = overlay.fork?.bind(overlay);
+  // A fork changes no workspace path: its record names none, and its arguments (hashed) the new file.
+  if (fork !== undefined)
+    audited.fork = (to) =>
+      recorded(
+        'fork',
+        { to },
+        () => fork(to),
+        () => [],
+      );
   // Everything else (reads, close, the provider) is the overlay's own, reached through the prototype.
   return Object.assign(Object.create(overlay) as Overlay, audited);
 }

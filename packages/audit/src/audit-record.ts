@@ -27,7 +27,7 @@ export interface AuditRecord {
   readonly session: string;
   readonly process: string | null;
   readonly client: AuditClient | null;
-  /** The tool, an overlay operation (`apply`, `undo_apply`, `discard`, `rewind`), `session_start` or `session_end`. */
+  /** The tool, an overlay operation (`apply`, `undo_apply`, `discard`, `rewind`, `fork`), `session_start` or `session_end`. */
   readonly tool: string | null;
   readonly arguments_sha256: string | null;
   readonly paths: readonly string[];

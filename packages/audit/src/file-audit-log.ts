@@ -30,9 +30,9 @@ export interface FileAuditLogOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** An overlay operation a person ran (`apply`, `undo_apply`, `discard`, `rewind`), for its record. */
+/** An overlay operation a person ran (`apply`, `undo_apply`, `discard`, `rewind`, `fork`), for its record. */
 export interface OverlayOperation {
-  readonly operation: 'apply' | 'undo_apply' | 'discard' | 'rewind';
+  readonly operation: 'apply' | 'undo_apply' | 'discard' | 'rewind' | 'fork';
   /** Its arguments (hashed, never written). */
   readonly arguments?: unknown;
   /** The canonical paths it named or changed. */

@@ -21,7 +21,7 @@ function fakeOverlay() {
       asked.push(`undo ${applyId}`);
       return { restored: ['a.txt'], conflicts: [] };
     },
-    discard: async () => {
+    discard: async (_options?: unknown) => {
       asked.push('discard');
       return { discarded: ['b.txt'], conflicts: [] };
     },
@@ -34,6 +34,33 @@ function fakeOverlay() {
 }
 
 describe('auditOverlay', () => {
+  it('records a fork, and an apply and a discard by hunk, as the same operations with their hunks among the hashed arguments', async () => {
+    const { overlay, asked } = fakeOverlay();
+    const forked: string[] = [];
+    const withFork = { ...overlay, fork: async (to: string) => (forked.push(to), { state: to, changes: 2 }) };
+    const file = join(temporaryDirectory(), 'audit.log');
+    const audited = auditOverlay(withFork, { openLog: () => createFileAuditLog({ path: file }) });
+    const shown = { set: 'v1' };
+    await audited.apply({ paths: ['a.txt'], hunks: { 'a.txt': [1] }, shown } as never);
+    await audited.apply({ paths: ['a.txt'], hunks: { 'a.txt': [2] }, shown } as never);
+    await audited.discard({ paths: ['b.txt'], hunks: { 'b.txt': [1] }, shown } as never);
+    expect(await audited.fork('/tmp/other.state')).toEqual({ state: '/tmp/other.state', changes: 2 });
+    expect(forked).toEqual(['/tmp/other.state']);
+    expect(asked).toEqual(['apply', 'apply', 'discard']);
+    const operations = recordsOf(file).filter((record) => !String(record.tool).startsWith('session_'));
+    expect(operations.map((record) => record.tool)).toEqual(['apply', 'apply', 'discard', 'fork']);
+    // Different hunks are different arguments: the log tells the two applies apart.
+    expect(operations[0]!.arguments_sha256).not.toBe(operations[1]!.arguments_sha256);
+    expect(operations[2]).toMatchObject({ paths: ['b.txt'], result: { ok: true } });
+    expect(operations[3]).toMatchObject({ paths: [], result: { ok: true } });
+    expect(verify(file)).toMatchObject({ ok: true });
+  });
+
+  it('leaves an overlay without fork without one', () => {
+    const { overlay } = fakeOverlay();
+    expect('fork' in auditOverlay(overlay, { openLog: async () => undefined })).toBe(false);
+  });
+
   it('records each changing operation in a session of its own, with its paths, and passes reads through', async () => {
     const { overlay, asked } = fakeOverlay();
     const file = join(temporaryDirectory(), 'audit.log');

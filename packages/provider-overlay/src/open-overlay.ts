@@ -1,10 +1,12 @@
 import { LibosError, ROOT_PATH } from '@libos/core';
 import { applyChanges } from './person/apply-changes.js';
-import { createHistory } from './state/call-history.js';
+import { withDiskState } from './person/changes-on-disk.js';
 import { diffChanges } from './person/diff-changes.js';
 import { discardChanges } from './person/discard-changes.js';
-import { createRowStatements } from './state/entry-rows.js';
+import { forkOverlay } from './person/fork-overlay.js';
 import { listChanges } from './person/list-changes.js';
+import { createHistory } from './state/call-history.js';
+import { createRowStatements } from './state/entry-rows.js';
 import { closedError, createExclusive, type OverlayContext } from './overlay-context.js';
 import { createOverlayProvider } from './agent/overlay-provider.js';
 import type { Overlay, OverlayOptions } from './overlay-types.js';
@@ -66,13 +68,18 @@ export async function openOverlay(options: OverlayOptions): Promise<Overlay> {
   await person(() => undefined);
   return {
     provider,
-    changes: (changeOptions) => person(() => listChanges(personContext, changeOptions)),
+    changes: (changeOptions) =>
+      person(async () => {
+        const page = listChanges(personContext, changeOptions);
+        return changeOptions?.checkDisk === true ? withDiskState(personContext, page) : page;
+      }),
     diff: (diffOptions) => person(() => diffChanges(personContext, diffOptions)),
     apply: (applyOptions) => person(() => applyChanges(personContext, applyOptions)),
     undoApply: (applyId) => person(() => undoApply(personContext, applyId)),
     lastApply: () => person(() => lastApply(personContext)),
     discard: (discardOptions) => person(() => discardChanges(personContext, discardOptions)),
     history: () => person(() => ({ calls: history.list() })),
+    fork: (to) => person(() => forkOverlay(personContext, to, lowerRoot)),
     rewind: (seq) =>
       person(() => {
         const floor = history.floor();

@@ -19,7 +19,18 @@ export interface OverlayChange {
   readonly files_within: number;
   /** This change's version (`c-` and 32 hex digits): pass it as `shown` to act on exactly this change. */
   readonly version: string;
+  /**
+   * With `checkDisk`, for a file whose base the disk no longer holds: what an apply would do now
+   * (docs/overlay.md, "Merge"). Absent when the disk still holds the base.
+   */
+  readonly disk?: DiskState;
 }
+
+/** What an apply would meet on disk: a clean merge, hunks overlapping the person's edits, or a file-level conflict. */
+export type DiskState =
+  | { readonly state: 'merges' }
+  | { readonly state: 'conflicts'; readonly hunks: readonly number[] }
+  | { readonly state: 'changed' };
 
 /** Counts of every change, whatever the page. */
 export interface ChangeTotals {
@@ -35,6 +46,8 @@ export interface ChangesOptions {
   readonly limit?: number;
   /** The `next_cursor` of the previous page. */
   readonly cursor?: string;
+  /** Also read each changed file of the page on disk and say what an apply would do there (`disk`). */
+  readonly checkDisk?: boolean;
 }
 
 /** One page of changes. */
@@ -76,7 +89,7 @@ export interface DiffResult {
  * (`changed_since_shown`) the change is not the version the person named, or (`refused_path`) the
  * path is one the workspace's rules refuse, so the lower is never asked.
  */
-export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown' | 'refused_path';
+export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown' | 'refused_path' | 'overlapping_edit';
 
 /** A path left as it is on disk and in the overlay. */
 export interface OverlayConflict {
@@ -88,6 +101,8 @@ export interface OverlayConflict {
   readonly actual_sha256: string | null;
   /** For `changed_since_shown`: the version now (of the change, or of the set at '.'); null when it is gone. */
   readonly version?: string | null;
+  /** For `overlapping_edit`: the agent's hunks (numbered as `diff` shows them) that overlap the person's edits and stay in the overlay. */
+  readonly hunks?: readonly number[];
 }
 
 /** The versions a person was shown (docs/overlay.md, "Versions"); without them an action takes the overlay as it is. */
@@ -102,6 +117,8 @@ export interface ShownOptions {
 export interface DiscardOptions extends ShownOptions {
   /** Only changes at or below these paths. */
   readonly paths?: readonly string[];
+  /** Per path named in `paths`, only these hunks (numbered as `diff` shows them) are dropped; needs `shown`. */
+  readonly hunks?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Options of `apply`. */
@@ -110,6 +127,29 @@ export interface ApplyOptions extends ShownOptions {
   readonly paths?: readonly string[];
   /** `per_file` (default): every path that can land lands; `all_or_nothing`: one conflict stops all. */
   readonly mode?: 'per_file' | 'all_or_nothing';
+  /**
+   * true (default): a text file the person edited since the agent's base is merged (docs/overlay.md,
+   * "Merge"); false: it is a conflict, as a file-level apply.
+   */
+  readonly merge?: boolean;
+  /**
+   * Per path, the hunks to land (numbered as `diff` shows them); the rest stays in the overlay. A
+   * path with hunks must be named by its version in `shown`: the numbers are those of that version.
+   */
+  readonly hunks?: Readonly<Record<string, readonly number[]>>;
+}
+
+/** What a merged apply did to one file. */
+export interface MergedPath {
+  readonly path: string;
+  /** How many hunks the agent's change had. */
+  readonly hunks: number;
+  /** The hunks that landed. */
+  readonly applied: readonly number[];
+  /** The hunks that overlap the person's edits and stay in the overlay. */
+  readonly conflicts: readonly number[];
+  /** Whether some of the agent's change stays in the overlay, against the bytes that landed. */
+  readonly rest: boolean;
 }
 
 /** What an apply did. */
@@ -118,6 +158,8 @@ export interface ApplyResult {
   readonly apply_id: string | null;
   readonly applied: readonly string[];
   readonly conflicts: readonly OverlayConflict[];
+  /** The applied paths that were merged or landed by hunk; absent when none was. */
+  readonly merged?: readonly MergedPath[];
 }
 
 /** What `undoApply` did. */
@@ -130,6 +172,14 @@ export interface UndoApplyResult {
 export interface DiscardResult {
   readonly discarded: readonly string[];
   readonly conflicts: readonly OverlayConflict[];
+}
+
+/** What `fork` made. */
+export interface ForkResult {
+  /** The new state file. */
+  readonly state: string;
+  /** How many changes it holds (the same as the original's). */
+  readonly changes: number;
 }
 
 /** One mutating call of the agent. */
@@ -189,6 +239,11 @@ export interface Overlay {
   discard(options?: DiscardOptions): Promise<DiscardResult>;
   history(): Promise<HistoryResult>;
   rewind(seq: number): Promise<RewindResult>;
+  /**
+   * Copies the changes into a new state file `to` over the same root (docs/overlay.md, "Forks"),
+   * for a second agent or approach; the two then change, apply and discard on their own.
+   */
+  fork(to: string): Promise<ForkResult>;
   /** Closes the state; the provider fails with `provider_failure` afterwards. The lower is not closed. */
   close(): Promise<void>;
 }

@@ -65,9 +65,9 @@ describe('diff', () => {
     await agent.writeFile(path('c.txt'), bytes('fresh\n'), { overwrite: false });
     const { text: diff, truncated } = await overlay.diff();
     expect(truncated).toBe(false);
-    expect(diff).toContain('--- a/a.txt\n+++ b/a.txt\n@@ -1,7 +1,7 @@\n one\n two\n three\n-four\n+FOUR\n five\n six\n seven\n');
+    expect(diff).toContain('--- a/a.txt\n+++ b/a.txt\n@@ -1,7 +1,7 @@ #1\n one\n two\n three\n-four\n+FOUR\n five\n six\n seven\n');
     expect(diff).toMatch(/Binary files a\/bin and b\/bin differ \(1 bytes, sha256 [0-9a-f]{64}; 3 bytes, sha256 [0-9a-f]{64}\)/);
-    expect(diff).toContain('--- /dev/null\n+++ b/c.txt\n@@ -0,0 +1 @@\n+fresh\n');
+    expect(diff).toContain('--- /dev/null\n+++ b/c.txt\n@@ -0,0 +1 @@ #1\n+fresh\n');
     const cut = await overlay.diff({ maxBytes: 40 });
     expect(cut.truncated).toBe(true);
     expect(cut.text).toMatch(/# diff cut at 40 bytes/);
@@ -88,7 +88,7 @@ describe('apply', () => {
     const result = await overlay.apply();
     expect(result.applied).toEqual(['a.txt', 'c.txt']);
     expect(result.conflicts.map((conflict) => [conflict.path, conflict.reason])).toEqual([
-      ['b.txt', 'changed_on_disk'],
+      ['b.txt', 'overlapping_edit'],
       ['d.txt', 'created_on_disk'],
     ]);
     expect([

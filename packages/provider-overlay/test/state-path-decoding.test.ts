@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveWorkspacePath, ROOT_PATH } from '@libos/core';
 import { createLocalProvider } from '@libos/provider-local';
@@ -122,5 +123,21 @@ describe('paths read back from the state', () => {
     expect(diff.versions.map((version) => version.path)).toEqual(['ok.txt']);
     await overlay.close();
     await lower.close();
+  });
+
+  it('a fork refuses to carry a crafted row into a new state file, and leaves no file behind', async () => {
+    const { root, state } = await stateWith(['src/a.txt']);
+    craft(
+      state,
+      "INSERT INTO entries (path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, change) VALUES ('../x', '..', 'x', 'file', 1, ?, 4, ?, 'missing', 'added')",
+      'f'.repeat(64),
+      new Date().toISOString(),
+    );
+    const overlay = await openOverlay({ lower: createLocalProvider({ root }), state, lowerRoot: root });
+    const to = join(sandbox!.stateDirectory, 'fork.overlay');
+    await expect(overlay.fork(to)).rejects.toMatchObject({ code: 'invalid_path', details: { reason: 'state_path_refused' } });
+    expect(existsSync(to)).toBe(false);
+    expect(readdirSync(sandbox!.stateDirectory).filter((name) => name.startsWith('fork'))).toEqual([]);
+    await overlay.close();
   });
 });

@@ -13,6 +13,7 @@ const REASON = {
   created_on_disk: 'created on disk since the agent started',
   deleted_on_disk: 'deleted on disk since the agent started from it',
   changed_since_shown: 'the agent changed it after this page showed it',
+  overlapping_edit: 'changed on disk where the agent changed it too, so these hunks stay in the overlay',
 };
 
 /** True when a result says the agent moved something the page showed. */
@@ -27,6 +28,7 @@ export function showConflicts(conflicts) {
       return element('li', {}, [
         element('code', { text: whole ? 'the list of changes' : conflict.path_text }),
         `: ${whole ? 'the agent changed, added or removed a change after this page listed them' : (REASON[conflict.reason] ?? conflict.reason)}`,
+        conflict.hunks ? ` (hunks ${conflict.hunks.join(', ')})` : '',
         conflict.expected_sha256 || conflict.actual_sha256
           ? ` (expected ${short(conflict.expected_sha256)}, found ${short(conflict.actual_sha256)})`
           : '',

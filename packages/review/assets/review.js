@@ -1,6 +1,7 @@
 // The review page: plain DOM, no framework. Every value from the server is set as text, never as
 // markup, so a hostile file name or diff line stays text.
 import { bytes, diffRows, element, plural, showTotals, sizeText } from './review-format.js';
+import { addHunkPicks } from './review-hunks.js';
 import { movedSinceShown, rowsOf, showConflicts, stepOf, stepTo, versionsFor } from './review-shown.js';
 
 const TOKEN_KEY = 'libos-review-token';
@@ -176,6 +177,7 @@ async function showDiff(change) {
       );
     } else {
       view.replaceChildren(element('div', { class: 'diff-rows' }, diffRows(lines, truncated)));
+      addHunkPicks(view, change.path_text, (kind, hunks) => act(kind, [change.path], 'per_file', hunks));
     }
     view.focus();
   } catch (error) {
@@ -183,7 +185,7 @@ async function showDiff(change) {
   }
 }
 
-async function act(kind, paths, mode) {
+async function act(kind, paths, mode, hunks) {
   if (kind === 'discard') {
     const one = paths?.length === 1 ? state.changes.find((change) => change.path === paths[0]) : undefined;
     const what = paths === undefined ? 'every change' : one !== undefined ? one.path_text : plural(paths.length, 'change');
@@ -191,6 +193,7 @@ async function act(kind, paths, mode) {
   }
   // The versions shown: of the whole listing for "all", of each listed change a selection concerns.
   const body = paths === undefined ? { shown_set: state.setVersion } : { paths, shown: versionsFor(state.changes, paths) };
+  if (hunks !== undefined) body.hunks = { [paths[0]]: hunks }; // the checked hunks of the one path on screen
   try {
     say('Working…');
     if (kind === 'apply') {

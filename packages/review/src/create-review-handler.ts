@@ -130,7 +130,12 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
  * `shown_set` of the listing. A list must name at least one path, so "none selected" never means
  * all; an action that names no version is refused, so the page never lands what it did not show.
  */
-function selectionOf(body: Record<string, unknown>): { paths?: readonly string[]; shown?: readonly string[]; shownSet?: string } {
+function selectionOf(body: Record<string, unknown>): {
+  paths?: readonly string[];
+  shown?: readonly string[];
+  shownSet?: string;
+  hunks?: Readonly<Record<string, readonly number[]>>;
+} {
   if (body.paths === undefined) {
     if (typeof body.shown_set !== 'string') {
       throw new LibosError('invalid_arguments', 'An action on every change names the version of the list it was shown: {"shown_set": VERSION}.');
@@ -143,7 +148,9 @@ function selectionOf(body: Record<string, unknown>): { paths?: readonly string[]
   if (!Array.isArray(body.shown) || body.shown.length === 0 || !body.shown.every((version) => typeof version === 'string')) {
     throw new LibosError('invalid_arguments', 'An action on paths names the version of each change it was shown: {"shown": [VERSION, ...]}.');
   }
-  return { paths: body.paths as string[], shown: body.shown as string[] };
+  // Hunks of a path (docs/overlay.md, "Hunks"): the overlay checks them against the version shown.
+  const hunks = body.hunks === undefined ? {} : { hunks: body.hunks as Record<string, readonly number[]> };
+  return { paths: body.paths as string[], shown: body.shown as string[], ...hunks };
 }
 
 function send(response: ServerResponse, status: number, value: unknown): void {

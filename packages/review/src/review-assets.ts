@@ -12,6 +12,7 @@ const FILES: readonly (readonly [route: string, file: string, type: string])[] =
   ['/review.js', 'review.js', 'text/javascript; charset=utf-8'],
   ['/review-format.js', 'review-format.js', 'text/javascript; charset=utf-8'],
   ['/review-shown.js', 'review-shown.js', 'text/javascript; charset=utf-8'],
+  ['/review-hunks.js', 'review-hunks.js', 'text/javascript; charset=utf-8'],
   ['/favicon.svg', 'favicon.svg', 'image/svg+xml'],
 ];
 

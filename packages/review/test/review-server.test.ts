@@ -174,7 +174,9 @@ describe('the review server without a browser', { timeout: 60_000 }, () => {
     expect(change.path_text).toBe('invoice\\u{202E}fdp.exe');
     const diff = await get(`/api/diff?path=${encodeURIComponent(name)}`);
     expect(diff.text).toBe(
-      ['--- /dev/null', '+++ b/invoice\\u{202E}fdp.exe', '@@ -0,0 +1 @@', '+safe line\\r\\u{001B}[2Kevil line\\u{2028}\\u{200B}end', ''].join('\n'),
+      ['--- /dev/null', '+++ b/invoice\\u{202E}fdp.exe', '@@ -0,0 +1 @@ #1', '+safe line\\r\\u{001B}[2Kevil line\\u{2028}\\u{200B}end', ''].join(
+        '\n',
+      ),
     );
     expect(diff.text).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2066-\u2069]/u);
     // A message that names a path the person gave names it escaped too.

@@ -59,7 +59,7 @@ Commands:
   tools     Print every tool's schema (MCP, OpenAI, Anthropic or plain JSON Schema)
   shell     Interactive session: ls, cd, cat, write, rm, mkdir ... and raw tool calls
   changes   List what an agent on --overlay STATE changed        (also: diff, apply, undo-apply,
-            discard, history, rewind; see libos changes --help)
+            discard, history, rewind, fork; see libos changes --help)
   review    A page in the browser to review, apply, discard and undo an agent's changes
   demo      A guided tour of the tools on a demo workspace
   audit     Make a signing key, verify or show an audit log (keygen, verify, show)

@@ -22,6 +22,9 @@ const FLAGS = {
   'per-file': { type: 'boolean' },
   yes: { type: 'boolean' },
   shown: { type: 'string', multiple: true },
+  'no-merge': { type: 'boolean' },
+  hunks: { type: 'string' },
+  to: { type: 'string' },
 } as const;
 
 type Values = Readonly<Record<string, string | boolean | string[] | undefined>>;
@@ -46,6 +49,18 @@ function integer(command: string, flag: string, value: Values[string], minimum: 
   return Number(value);
 }
 
+/** `--hunks 1,3` for the one PATH named (docs/overlay.md, "Hunks"). */
+function hunkSelection(command: string, positionals: readonly string[], value: Values[string]): { hunks?: Record<string, number[]> } {
+  if (value === undefined) return {};
+  if (typeof value !== 'string' || !/^\d+(,\d+)*$/u.test(value)) {
+    throw new UsageError(
+      `${command}: --hunks needs hunk numbers as diff shows them (#1, #2, ...), like 1,3, not '${escapeForDisplay(String(value))}'`,
+    );
+  }
+  if (positionals.length !== 1) throw new UsageError(`${command}: --hunks selects hunks of one PATH; name exactly one`);
+  return { hunks: { [positionals[0] as string]: value.split(',').map(Number) } };
+}
+
 /** The person's commands, as data: each opens the overlay, runs one operation and prints its JSON. */
 const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
   changes: {
@@ -54,7 +69,7 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     run: async (overlay, _positionals, values) => {
       const limit = integer('libos changes', 'limit', values.limit, 1);
       const cursor = typeof values.cursor === 'string' ? values.cursor : undefined;
-      return json(await overlay.changes({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }));
+      return json(await overlay.changes({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }), checkDisk: true }));
     },
   },
   diff: {
@@ -67,17 +82,24 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     },
   },
   apply: {
-    flags: ['all-or-nothing', 'per-file', 'shown'],
+    flags: ['all-or-nothing', 'per-file', 'shown', 'no-merge', 'hunks'],
     positionals: Number.POSITIVE_INFINITY,
     run: async (overlay, positionals, values, opened) => {
       const shown = shownOf('libos apply', values.shown);
+      const selection = hunkSelection('libos apply', positionals, values.hunks);
       if (values['all-or-nothing'] === true && values['per-file'] === true) {
         throw new UsageError('libos apply: --all-or-nothing and --per-file exclude each other');
       }
       // Everything at once lands whole or not at all, so one conflict cannot leave the project half
       // changed (a move without the edit that needed it); named paths land each on its own.
       const perFile = values['per-file'] === true || (positionals.length > 0 && values['all-or-nothing'] !== true);
-      const result = await overlay.apply({ ...paths(positionals), ...shown, mode: perFile ? 'per_file' : 'all_or_nothing' });
+      const result = await overlay.apply({
+        ...paths(positionals),
+        ...shown,
+        ...selection,
+        ...(values['no-merge'] === true ? { merge: false } : {}),
+        mode: perFile ? 'per_file' : 'all_or_nothing',
+      });
       if (result.conflicts.length > 0) {
         let report = await conflictReport(result.conflicts, opened.lower, opened.overlay.provider);
         if (!perFile) report += '# nothing was applied (all or nothing); to land what does not conflict: libos apply --per-file\n';
@@ -93,20 +115,29 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
     run: async (overlay, positionals) => json(await overlay.undoApply(positionals[0] as string)),
   },
   discard: {
-    flags: ['shown', 'yes'],
+    flags: ['shown', 'yes', 'hunks'],
     positionals: Number.POSITIVE_INFINITY,
     run: async (overlay, positionals, values) => {
       const shown = shownOf('libos discard', values.shown);
+      const selection = hunkSelection('libos discard', positionals, values.hunks);
       const confirmed = await confirmDiscard(overlay, positionals, values.yes === true, values.shown !== undefined);
       if (confirmed === null) {
         process.stderr.write('libos discard: nothing was discarded\n');
         return { output: '', status: 1 };
       }
-      const result = await overlay.discard({ ...paths(positionals), ...shown, ...confirmed });
+      const result = await overlay.discard({ ...paths(positionals), ...shown, ...selection, ...confirmed });
       return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
     },
   },
   history: { flags: [], positionals: 0, run: async (overlay) => json(await overlay.history()) },
+  fork: {
+    flags: ['to'],
+    positionals: 0,
+    run: async (overlay, _positionals, values) => {
+      if (typeof values.to !== 'string') throw new UsageError('libos fork: --to NEW names the new state file');
+      return json(await overlay.fork(values.to));
+    },
+  },
   rewind: {
     flags: [],
     positionals: 1,
@@ -131,7 +162,7 @@ export async function overlayCommand(name: string, args: readonly string[]): Pro
     process.stdout.write(OVERLAY_HELP[name] ?? '');
     return 0;
   }
-  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing', 'per-file', 'shown', 'yes']) {
+  for (const flag of ['limit', 'cursor', 'max-bytes', 'all-or-nothing', 'per-file', 'shown', 'yes', 'no-merge', 'hunks', 'to']) {
     if (values[flag as keyof typeof values] !== undefined && !command.flags.includes(flag)) {
       throw new UsageError(`${label}: --${flag} is not an option of this command (see \`${label} --help\`)`);
     }

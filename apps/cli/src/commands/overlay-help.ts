@@ -41,6 +41,11 @@ agent's (or merge) by editing PATH as shown, then libos discard PATH.
 
   --all-or-nothing       Apply nothing if any path conflicts (the default without PATHs)
   --per-file             Land every change that can land, even if others conflict
+  --no-merge             A file you edited since the agent's base is a conflict, as a whole; by
+                         default a text file is merged: the agent's hunks that do not overlap your
+                         edits land, the others are conflicts overlapping_edit and stay
+  --hunks 1,3            Land only these hunks (numbered #1, #2, ... by libos diff) of the one PATH
+                         named; needs --shown with the version diff printed for it
   --shown VERSION        Apply only what you were shown: a change's version (c-…, repeatable) from
                          libos changes or diff lands only if the agent left it so, else it is a
                          conflict changed_since_shown; a set version (s-…) applies nothing at all
@@ -62,10 +67,19 @@ exits 3 when something was not the version shown.
   --shown VERSION        Drop only what you were shown, as for libos apply: a PATH with any change
                          whose version (c-…) was not named stays whole; a set version (s-…) that
                          moved drops nothing
+  --hunks 2              Drop only these hunks (numbered by libos diff) of the one PATH named; the
+                         others stay; needs --shown with the version diff printed for it
 ${COMMON}`,
   history: `Usage: libos history --root DIR --overlay STATE
 
 Prints the agent's changing calls since the last apply or discard: {calls: [{seq, tool, paths, at}]}.
+${COMMON}`,
+  fork: `Usage: libos fork --root DIR --overlay STATE --to NEW
+
+Copies the agent's changes into a new state file NEW over the same workspace, for a second agent
+(libos mcp --overlay NEW) or a second approach. Each then changes, applies and discards on its own;
+an apply of one onto files the other's apply changed merges (see libos apply). Takes time in the
+number of changes, not the size of the workspace. Prints {state, changes}.
 ${COMMON}`,
   rewind: `Usage: libos rewind SEQ --root DIR --overlay STATE
 

@@ -5,7 +5,7 @@ import { openAuditLog } from './audit-options.js';
 import type { WorkspaceOptions } from './workspace-options.js';
 
 /** The overlay operations a person runs, from a command or from the review page. */
-export type PersonOperations = Pick<Overlay, 'changes' | 'diff' | 'history' | 'apply' | 'undoApply' | 'lastApply' | 'discard' | 'rewind'>;
+export type PersonOperations = Pick<Overlay, 'changes' | 'diff' | 'history' | 'apply' | 'undoApply' | 'lastApply' | 'discard' | 'rewind' | 'fork'>;
 
 /**
  * The one way every app runs a person's overlay operations (the `libos apply` family and `libos

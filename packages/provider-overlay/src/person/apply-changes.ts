@@ -13,6 +13,8 @@ import type { ApplyOptions, ApplyResult, OverlayConflict } from '../overlay-type
 import { modeToApply } from '../state/mode-of.js';
 import { landingRows } from './select-rows.js';
 import { refusalOf } from './state-path-guard.js';
+import { checkHunks, mergeOptions, theirBytes, withInPlace, withMerged } from './apply-merge-options.js';
+import { mergedStep, settleInPlace, type MergedStep } from './merge-step.js';
 import { readStatePath } from '../state/state-path.js';
 
 /**
@@ -27,6 +29,7 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const shown = checkShown(options);
   const holding = holdsToShown(shown);
   const rows = landingRows(context, options.paths);
+  checkHunks(options, shown, rows);
   // What the person was shown is checked against the very rows whose bytes land (below), never
   // against a later read: a write of the agent after this point cannot slip into the apply.
   if (shown.set !== undefined && setVersion(rows) !== shown.set) return nothingLands([shownConflict('.', setVersion(rows))]);
@@ -35,6 +38,7 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const items: JournalItem[] = [];
   const blocked = new Set<string>();
   const replacedFiles = new Set<string>();
+  const inPlace: NonNullable<MergedStep['inPlace']>[] = [];
   for (const head of rows) {
     // The one decoding of the stored path: a path the rules refuse (a crafted state, a name the
     // lower reserves) is one conflict, before any lower call.
@@ -61,6 +65,20 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
     // Below a file this apply replaces by a directory nothing can stand yet: that file's own check covers it.
     const underFile = above.some((prefix) => replacedFiles.has(prefix));
     const seen: Observed = underFile ? { kind: 'missing' } : await observe(context.lower, path);
+    const merging = parentBlocked ? null : mergedStep(context, row, theirBytes(row, seen), seen, mergeOptions(options, row.path, data.plan.tag));
+    if (merging !== null) {
+      if (merging.conflict !== null) conflicts.push(merging.conflict);
+      if (merging.inPlace !== undefined) inPlace.push(merging.inPlace);
+      else if (merging.data === null) blocked.add(row.path);
+      else
+        items.push({
+          ord: items.length,
+          state: 'planned',
+          data: { ...merging.data, plan: await withModes(context, merging.data.plan, row, seen) },
+          row,
+        });
+      continue;
+    }
     if (parentBlocked || !(await holds(context.lower, path, beforeOf(data), seen))) {
       conflicts.push(conflictOf(row.path, beforeOf(data), seen));
       blocked.add(row.path);
@@ -76,14 +94,18 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       row,
     });
   }
-  if (items.length === 0 || (mode === 'all_or_nothing' && conflicts.length > 0)) return { apply_id: null, applied: [], conflicts };
+  if (mode === 'all_or_nothing' && conflicts.length > 0) return { apply_id: null, applied: [], conflicts };
+  if (items.length === 0) return withInPlace({ apply_id: null, applied: [], conflicts }, settleInPlace(context, inPlace));
   context.state.write(() => journalApply(context, applyId, mode, items));
   activeApplies.add(applyId);
+  let result: ApplyResult;
   try {
-    return await runSteps(context, applyId, mode, items, conflicts);
+    result = withMerged(await runSteps(context, applyId, mode, items, conflicts), items);
   } finally {
     activeApplies.delete(applyId);
   }
+  // An all-or-nothing apply rolled back lands nothing, these included.
+  return result.apply_id === null ? result : withInPlace(result, settleInPlace(context, inPlace));
 }
 
 async function runSteps(

@@ -4,6 +4,7 @@ import type { EntryRow, StoredHead } from '../state/entry-rows.js';
 import { decodeRow, readStatePath } from '../state/state-path.js';
 import type { ManifestEntry } from '../agent/lower-files.js';
 import { lowerManifestStore } from '../state/manifest-store.js';
+import { leftByMerge, settleMerged } from './merge-step.js';
 import type { OverlayContext } from '../overlay-context.js';
 import type { StepData, StepPlan } from './apply-steps.js';
 
@@ -128,6 +129,10 @@ export function markApply(context: OverlayContext, applyId: string, state: strin
  * its newer change stays, rebased on what now lies on disk, so a later apply compares against that.
  */
 export function settleRow(context: OverlayContext, item: JournalItem): void {
+  if (item.data.plan.merge !== undefined) {
+    settleMerged(context, item, item.data.plan.merge);
+    return;
+  }
   const row = context.rows.get(item.row.path);
   if (row === undefined) return;
   const same =
@@ -175,5 +180,6 @@ export function settleRow(context: OverlayContext, item: JournalItem): void {
 
 /** Puts an undone step's change back into the overlay, unless the agent has made a newer one there. */
 export function restoreRow(context: OverlayContext, item: JournalItem): void {
-  if (context.rows.get(item.row.path) === undefined) context.rows.put(item.row);
+  const now = context.rows.head(item.row.path);
+  if (now === undefined || leftByMerge(now, item)) context.rows.put(item.row);
 }

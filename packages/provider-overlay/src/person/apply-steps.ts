@@ -13,6 +13,7 @@ import {
   type Expectation,
 } from './lower-cas.js';
 import type { ManifestEntry } from '../agent/lower-files.js';
+import type { MergePlan } from './merge-step.js';
 import type { OverlayConflict } from '../overlay-types.js';
 
 /** What one apply step changes on disk: remove the base (if any), then put the agent's entry (if any). */
@@ -31,6 +32,8 @@ export interface StepPlan {
   readonly put: { readonly kind: 'file'; readonly sha256: string; readonly mode?: number } | { readonly kind: 'directory' } | null;
   /** Names this step's aside files, unique per apply and step. */
   readonly tag: string;
+  /** A merged step (docs/overlay.md, "Merge"): `base` is the person's file it merged onto. */
+  readonly merge?: MergePlan;
 }
 
 /** The bytes a step needs: the agent's file, and what the disk held before (for undo and roll back). */

@@ -7,6 +7,7 @@ import { readManifest } from '../state/manifest-store.js';
 import type { OverlayContext } from '../overlay-context.js';
 import type { DiffOptions, DiffResult } from '../overlay-types.js';
 import { landingRows } from './select-rows.js';
+import { mergePreview, numberHunks } from './diff-merge-preview.js';
 import { pathBelow, readStatePath } from '../state/state-path.js';
 
 const DEFAULT_MAX_BYTES = 1 << 20;
@@ -89,6 +90,8 @@ async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: rea
   if (row.kind === 'directory') return emit([`# directory added: ${escapeForDisplay(path)}`]);
   const base: Side = row.base_kind === 'file' ? await lowerBytes(context, path) : null;
   const drifted = row.base_kind === 'file' && base !== null && sha256Hex(base) !== row.base_sha256;
+  const preview = drifted && base !== null && current !== null ? mergePreview(context, row, base, current) : undefined;
+  if (preview !== undefined) return emit(preview);
   if (current === null && stored !== null) {
     // Appended to a base left on the lower: the agent's file is that base and what it appended.
     if (drifted || base === null) {
@@ -124,7 +127,7 @@ function fileDiff(rawPath: string, base: Side, current: Side, drifted: boolean):
       `Binary files ${base === null ? '/dev/null' : `a/${path}`} and ${current === null ? '/dev/null' : `b/${path}`} differ (${describe(base)}; ${describe(current)})`,
     ];
   }
-  const lines = unifiedDiffLines(rawPath, oldText, newText);
+  const lines = numberHunks(unifiedDiffLines(rawPath, oldText, newText));
   if (lines.length === 0) return note;
   if (base === null) lines[0] = '--- /dev/null';
   if (current === null) lines[1] = '+++ /dev/null';

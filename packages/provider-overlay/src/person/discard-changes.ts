@@ -1,6 +1,9 @@
 import { ROOT_PATH, compareCodePoints, isRootPath } from '@libos/core';
 import { changeVersion, checkShown, holdsToShown, setVersion, shownConflict, vanished } from './change-version.js';
 import type { OverlayContext } from '../overlay-context.js';
+import { dropUnusedTexts } from '../state/overlay-texts.js';
+import { checkDiscardHunks, hunksAt } from './apply-merge-options.js';
+import { discardHunks } from './discard-hunks.js';
 import type { DiscardOptions, DiscardResult, OverlayConflict } from '../overlay-types.js';
 import { checkPaths, landingRows, selectedRows } from './select-rows.js';
 
@@ -12,6 +15,7 @@ import { checkPaths, landingRows, selectedRows } from './select-rows.js';
 export function discardChanges(context: OverlayContext, options: DiscardOptions = {}): DiscardResult {
   const checked = checkPaths(options.paths);
   const shown = checkShown(options);
+  checkDiscardHunks(options, shown, checked);
   // One write transaction: the check and the drop see the same rows, and no agent write comes between.
   return context.state.write(() => {
     if (shown.set !== undefined) {
@@ -31,8 +35,14 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
           continue;
         }
       }
+      const hunks = hunksAt(options.hunks, target);
+      if (hunks !== undefined) {
+        discardHunks(context, target, hunks);
+        discarded.push(target);
+        continue;
+      }
       discarded.push(...rows.map((row) => row.path));
-      if (target === '.') {
+      if (isRootPath(target)) {
         context.state.db.prepare('DELETE FROM entries').run();
         context.state.db.prepare('DELETE FROM segments').run();
       } else {
@@ -41,6 +51,7 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
       }
     }
     if (discarded.length > 0 || !holdsToShown(shown)) context.history.clear();
+    dropUnusedTexts(context);
     return { discarded: [...new Set(discarded)].sort(compareCodePoints), conflicts };
   });
 }

@@ -1,11 +1,13 @@
-import type { OverlayContext } from '../overlay-context.js';
 import type { RecordedBase } from '../agent/probe-path.js';
+import type { OverlayContext } from '../overlay-context.js';
+import { keepBaseText } from './overlay-texts.js';
 
 /**
  * Stores a base's directory manifest (inside the caller's transaction) and returns the base with
  * its `manifest_id`; a base without a new manifest comes back as it is.
  */
 export function lowerManifestStore(context: OverlayContext, base: RecordedBase): RecordedBase {
+  keepBaseText(context, base);
   if (base.manifest === undefined) return stripBytes(base);
   const { db } = context.state;
   const next = (db.prepare('SELECT coalesce(max(manifest_id), 0) + 1 AS id FROM manifests').get() as { id: number }).id;

@@ -52,6 +52,8 @@ const migrations: readonly string[] = [
    ALTER TABLE entries ADD COLUMN hash_state BLOB;`,
   // The directory the state belongs to (docs/overlay.md, "The state"): one row, by identity.
   'CREATE TABLE lower_root (only INTEGER PRIMARY KEY CHECK (only = 1), dev TEXT NOT NULL, ino TEXT NOT NULL, path TEXT NOT NULL);',
+  // Text bases by hash, so an apply can merge onto a file the person edited (docs/overlay.md, "Merge").
+  'CREATE TABLE texts (sha256 TEXT PRIMARY KEY, bytes BLOB NOT NULL) WITHOUT ROWID;',
 ];
 
 /** The open state: one SQLite database and the generation counter every write transaction bumps. */
