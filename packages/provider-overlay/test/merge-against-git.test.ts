@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unifiedDiffLines } from '@libos/core';
+import { unifiedDiffLines } from '@libos/provider-kit';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeThreeWay } from '../src/person/three-way-merge.js';

@@ -1,4 +1,5 @@
-import { escapeForDisplay, unifiedDiffLines } from '@libos/core';
+import { escapeForDisplay } from '@libos/core';
+import { unifiedDiffLines } from '@libos/provider-kit';
 import type { EntryRow } from '../state/entry-rows.js';
 import { sha256Hex } from '../agent/lower-files.js';
 import type { OverlayContext } from '../overlay-context.js';

@@ -1,4 +1,4 @@
-import { DIFF_CONTEXT_LINES, diffLines } from '@libos/core';
+import { DIFF_CONTEXT_LINES, diffLines } from '@libos/provider-kit';
 
 /** One changed block of a side against the base: base lines [baseStart, baseEnd) became side lines [sideStart, sideEnd). */
 interface Change {
