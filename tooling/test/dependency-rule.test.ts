@@ -74,7 +74,10 @@ describe('the dependency rule', () => {
 
 // Core is the contract (paths, errors and their factories, the interfaces, config); a helper that
 // creeps back in raises this count. Lower the bound when names leave; never raise it for a helper.
-const CORE_EXPORTS_MAX = 113;
+// 113 after the provider kit took the helpers; 121 with three new parts of the contract: the rule
+// of names equal up to Unicode form (nameKey, pathKey, mayHaveLookAlikes), the optional
+// `searchTree` (its three types) and the process store of a stateless fleet (its two types).
+const CORE_EXPORTS_MAX = 121;
 
 describe('the contract package', () => {
   it(`exports at most ${CORE_EXPORTS_MAX} names`, () => {

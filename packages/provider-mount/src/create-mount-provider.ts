@@ -31,7 +31,7 @@ export interface MountProvider extends FileSystemProviderV1 {
 const DEFAULT_CROSS_MOUNT_COPY_MAX_BYTES = 67_108_864;
 
 /**
- * Serves each provider of `mounts` at its name: `web/src/app.ts` is `src/app.ts` of `mounts.web`.
+ * Serves each provider of `mounts` at its name: `web/lib/app.js` is `lib/app.js` of `mounts.web`.
  * The root lists the mounts as directories and holds nothing else. Every call inside one mount is
  * that provider's own, its paths mapped, so its rules (links, `.git`, special files, staging names)
  * hold unchanged; a copy between mounts reads through one and writes through the other; a move
@@ -58,8 +58,8 @@ export function createMountProvider(mounts: Readonly<Record<string, FileSystemPr
   const notFoundAbove = (path: WorkspacePath, location: Location & { at: 'unmounted' }) => providerErrors.notFound(path, location.name);
   const refuseCreate = (path: WorkspacePath, location: Location & { at: 'unmounted' }) => mountErrors.rootHoldsOnlyMounts(path, location.name, names);
 
-  // Two paths not in one mount: the refusals that need no probe, the wrong kind first (CONTRACT,
-  // section 3), else the two files, each inside its mount.
+  // Two paths not in one mount: the refusals that need no probe, the wrong kind first (the contract's
+  // order of refusals), else the two files, each inside its mount.
   const between = (from: WorkspacePath, to: WorkspacePath, source: Location, target: Location, signal: AbortSignal | undefined) => {
     above(from, signal);
     if (source.at === 'root' || (source.at === 'mount' && source.inner === ROOT_PATH)) throw providerErrors.notAFile(from, 'directory');

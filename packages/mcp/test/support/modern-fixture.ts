@@ -49,7 +49,7 @@ export async function startGated(token = 'tok') {
   return {
     url,
     fixtures,
-    /** One raw 2026-07-28 tools/call; the JSON-RPC answer as parsed JSON. */
+    /** One raw tools/call of the 2026-07-28 revision; the JSON-RPC answer as parsed JSON. */
     async call(name: string, args: unknown, extra: Record<string, unknown> = {}, bearer = token) {
       const id = `c${next++}`;
       const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...extra, _meta: envelope() } };
