@@ -134,6 +134,12 @@ function installAndRun() {
     '@libos/provider-memfs',
     ...Object.keys(frameworkVersions),
   ];
+  // With their own libOS dependencies (the provider kit, ...), as the registry would resolve them.
+  for (const name of wanted) {
+    for (const dependency of Object.keys(manifests.get(name)?.dependencies ?? {})) {
+      if (tarballs.has(dependency) && !wanted.includes(dependency)) wanted.push(dependency);
+    }
+  }
   const started = Date.now();
   const pinned = (bound) =>
     Object.values(frameworkVersions).flatMap((entry) => [`${entry.package}@${entry.versions[bound]}`, ...(entry.with?.[bound] ?? [])]);
