@@ -139,7 +139,7 @@ describe('libos serve: start-up refusals', () => {
     expect(open.stderr).toContain('without a token');
     const rootless = await runLibos(['serve', '--http', '127.0.0.1:0']);
     expect(rootless.status).toBe(2);
-    expect(rootless.stderr).toContain('--root DIR is required');
+    expect(rootless.stderr).toContain('--root DIR (or --mount NAME=DIR) is required');
     const bad = await runLibos(['serve', '--http', 'nowhere', '--root', scratch.path]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--http must be HOST:PORT');
