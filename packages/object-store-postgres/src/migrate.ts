@@ -12,7 +12,7 @@ const LOCK_CLASS = 0x6c69624f;
 
 /**
  * Brings `schema` to the newest version of the store's tables, creating it on first use, with
- * core's runner (hosts starting at once take turns; the steps run in one transaction). A schema
+ * the provider kit's runner (hosts starting at once take turns; the steps run in one transaction). A schema
  * newer than this package is refused rather than used with a layout it does not know.
  */
 export function migrate(

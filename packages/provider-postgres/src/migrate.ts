@@ -11,7 +11,7 @@ const LOCK_CLASS = 0x6c624653;
 
 /**
  * Brings `schema` to the newest version of the provider's tables, creating it on first use, with
- * core's runner (hosts starting at once take turns; the steps run in one transaction). A schema
+ * the provider kit's runner (hosts starting at once take turns; the steps run in one transaction). A schema
  * newer than this package is refused (`provider_failure`, effect `none`) rather than used.
  */
 export function migrate(

@@ -1,16 +1,9 @@
-import type { FileSystemProviderV1 } from '@libos/core';
 import { createRuntime } from '@libos/tools';
 import fc from 'fast-check';
 import { expect, it, onTestFinished } from 'vitest';
 import { searchScenario } from '../../tools/test/support/search-scenarios.js';
+import { walkOnly } from '../../tools/test/support/walk-only.js';
 import { describePostgres, testPool, testProvider } from './postgres.js';
-
-/** The same provider without `searchTree`: the tools walk it directory by directory. */
-const walkOnly = (provider: FileSystemProviderV1): FileSystemProviderV1 => {
-  const copy = Object.create(provider) as FileSystemProviderV1 & { searchTree: undefined };
-  copy.searchTree = undefined;
-  return copy;
-};
 
 describePostgres('search_files on PostgreSQL, pushed into the database', () => {
   it('answers exactly what the walk answers, on generated trees, ignore files and patterns', async () => {

@@ -10,7 +10,7 @@ export type { MigrationReport };
 const LOCK_CLASS = 0x6c696253;
 
 /**
- * Brings `schema` to the newest version of the state tables, creating it on first use, with core's
+ * Brings `schema` to the newest version of the state tables, creating it on first use, with the provider kit's
  * runner (hosts starting at once take turns). A schema newer than this package is refused.
  */
 export function migrate(
