@@ -1,8 +1,8 @@
-import { checkSignal, providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
+import { checkSignal, type CopyFileOptions, type WorkspacePath } from '@libos/core';
 import { checkTransferTarget } from '@libos/provider-kit';
 import { putTransfer, refuseLowerRules, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from '../overlay-context.js';
-import { lowerBase, probePath } from './probe-path.js';
+import { lowerBase, probePath, probeSource } from './probe-path.js';
 
 /**
  * `copyFile` in the agent's view: `to` gets a row holding the source's bytes and naming whose mode
@@ -23,10 +23,7 @@ export function overlayCopyFile(
     async () => {
       checkSignal(options.signal, from);
       refuseLowerRules(context, to);
-      const source = await probePath(context, from, options.signal);
-      if (source.kind === 'missing') throw providerErrors.notFound(from, source.firstMissing);
-      if (source.kind === 'directory' || source.kind === 'other') throw providerErrors.notAFile(from, source.kind);
-      if (source.kind === 'symlink') throw providerErrors.symlinkRefused(from);
+      const source = await probeSource(context, from, options.signal);
       const target = await probePath(context, to, options.signal);
       checkTransferTarget(to, target.kind, options.overwrite);
       // The lower's own reads refuse a hard-linked source, or a hard-linked file to replace.

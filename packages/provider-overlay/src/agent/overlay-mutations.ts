@@ -28,6 +28,7 @@ import {
   missingParents,
   modeOfSource,
   probePath,
+  probeSource,
   whiteoutRow,
   type Probe,
   type RecordedBase,
@@ -248,10 +249,7 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
     async () => {
       checkSignal(options.signal, from);
       refuseLowerRules(context, to);
-      const source = await probePath(context, from, options.signal);
-      if (source.kind === 'missing') throw providerErrors.notFound(from, source.firstMissing);
-      if (source.kind === 'directory' || source.kind === 'other') throw providerErrors.notAFile(from, source.kind);
-      if (source.kind === 'symlink') throw providerErrors.symlinkRefused(from);
+      const source = await probeSource(context, from, options.signal);
       const target = await probePath(context, to, options.signal);
       if (target.kind === 'symlink') throw providerErrors.symlinkRefused(to);
       if (target.kind === 'directory' || target.kind === 'other') throw providerErrors.notAFile(to, target.kind);

@@ -46,6 +46,15 @@ export async function probePath(context: OverlayContext, path: WorkspacePath, si
   }
 }
 
+/** The source of a copy or a move in the agent's view: a regular file, or the refusal the contract names for it. */
+export async function probeSource(context: OverlayContext, from: WorkspacePath, signal: AbortSignal | undefined): Promise<Probe> {
+  const source = await probePath(context, from, signal);
+  if (source.kind === 'missing') throw providerErrors.notFound(from, source.firstMissing);
+  if (source.kind === 'directory' || source.kind === 'other') throw providerErrors.notAFile(from, source.kind);
+  if (source.kind === 'symlink') throw providerErrors.symlinkRefused(from);
+  return source;
+}
+
 // Providers name the first missing ancestor as `missing`, or report it as the error's own `path`.
 function missingAncestor(error: unknown): WorkspacePath | undefined {
   if (!LibosError.is(error, 'not_found') || error.details?.reason !== undefined) return undefined;
