@@ -287,9 +287,8 @@ export interface FileSystemProviderV1 {
   checkPath?(path: WorkspacePath, options: { readonly creates: boolean; readonly removes?: boolean }): void;
 
   /**
-   * The whole tree below a directory in one answer, with the files that may hold a search marked,
-   * so a search costs a round trip instead of one per directory (`TreeSearchQuery`). Optional: the
-   * tools walk without it. Throws what `listDirectory(path)` throws.
+   * The tree below a directory in one answer, the files that may hold a search marked (`TreeSearchQuery`);
+   * optional, the tools then walk it directory by directory. Throws what `listDirectory(path)` throws.
    */
   searchTree?(path: WorkspacePath, query: TreeSearchQuery): Promise<TreeSearchAnswer>;
 
