@@ -76,20 +76,43 @@ describe('the dependency rule', () => {
 // creeps back in raises this count. Lower the bound when names leave; never raise it for a helper.
 // 113 after the provider kit took the helpers; 121 with three new parts of the contract: the rule
 // of names equal up to Unicode form (nameKey, pathKey, mayHaveLookAlikes), the optional
-// `searchTree` (its three types) and the process store of a stateless fleet (its two types).
-const CORE_EXPORTS_MAX = 121;
+// `searchTree` (its three types) and the process store of a stateless fleet (its two types); 116
+// once the call gate (and its type), the signal check, the host error code and the bounded listing
+// went to the kit. Their deprecated copies (core's deprecated.ts, one release) are not counted.
+const CORE_EXPORTS_MAX = 116;
+
+/** The names of each `export { ... } from '<source>'` of an index. */
+function exportsBySource(index: string): { name: string; source: string }[] {
+  return [...index.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/g)].flatMap((match) =>
+    (match[1] ?? '')
+      .split(',')
+      .map((name) => name.trim().replace(/^type\s+/, ''))
+      .filter((name) => name !== '')
+      .map((name) => ({ name, source: match[2] ?? '' })),
+  );
+}
 
 describe('the contract package', () => {
-  it(`exports at most ${CORE_EXPORTS_MAX} names`, () => {
-    const index = readFileSync(join(root, 'packages/core/src/index.ts'), 'utf8');
+  const index = readFileSync(join(root, 'packages/core/src/index.ts'), 'utf8');
+  const exported = exportsBySource(index);
+
+  it(`exports at most ${CORE_EXPORTS_MAX} names, not counting the deprecated ones`, () => {
     expect(index).not.toMatch(/export \*/);
-    const exported = [...index.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((match) =>
-      (match[1] ?? '')
-        .split(',')
-        .map((name) => name.trim().replace(/^type\s+/, ''))
-        .filter((name) => name !== ''),
-    );
-    expect(new Set(exported).size).toBe(exported.length);
-    expect(exported.length).toBeLessThanOrEqual(CORE_EXPORTS_MAX);
+    expect(new Set(exported.map(({ name }) => name)).size).toBe(exported.length);
+    expect(exported.filter(({ source }) => source !== './deprecated.js').length).toBeLessThanOrEqual(CORE_EXPORTS_MAX);
+  });
+
+  it('marks every name of deprecated.ts @deprecated, so a name parked there is on its way out', () => {
+    const deprecated = readFileSync(join(root, 'packages/core/src/deprecated.ts'), 'utf8');
+    const declared = [...deprecated.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\nexport (?:interface|function|class|const|type) (\w+)/g)];
+    const tagged = declared.filter((match) => (match[1] ?? '').includes('@deprecated')).map((match) => match[2]);
+    const names = [...deprecated.matchAll(/^export (?:interface|function|class|const|type) (\w+)/gm)].map((match) => match[1]);
+    expect(tagged).toEqual(names);
+    expect(
+      exported
+        .filter(({ source }) => source === './deprecated.js')
+        .map(({ name }) => name)
+        .sort(),
+    ).toEqual([...names].sort());
   });
 });

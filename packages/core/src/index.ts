@@ -49,10 +49,6 @@ export type { DirectoryHandle } from './directory-handle.js';
 export type { TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery } from './tree-search.js';
 export { PROVIDER_ERROR_DETAILS, providerErrors } from './provider-errors.js';
 export type { NotAFileKind, ProviderErrorOptions, ProviderFailureReason } from './provider-errors.js';
-export { hostErrorCode } from './host-error-code.js';
-export { createCallGate } from './call-gate.js';
-export type { CallGate } from './call-gate.js';
-export { checkSignal } from './check-signal.js';
 export { FILE_MODE_BITS, checkFileMode } from './check-file-mode.js';
 export { LABELS, labelExceeds } from './authority.js';
 export type {
@@ -71,7 +67,7 @@ export type {
 } from './authority.js';
 export { DEFAULT_BOUNDS, configSchema, isValidNamespace, parseConfig } from './config.js';
 export type { Bounds, ConfigInput, Grant, LibosConfig } from './config.js';
-export { SmallestItems, compareCodePoints } from './smallest-items.js';
+export { compareCodePoints } from './compare-code-points.js';
 export type {
   DeclareNamespaceOptions,
   ObjectStoreCapabilities,
@@ -99,3 +95,6 @@ export type {
   AuditSession,
   AuditTrail,
 } from './audit-trail.js';
+// Deprecated: moved to @libos/provider-kit; kept one release, not counted in the contract's bound.
+export { SmallestItems, checkSignal, createCallGate, hostErrorCode } from './deprecated.js';
+export type { CallGate } from './deprecated.js';

@@ -10,15 +10,19 @@ import { exampleMutants } from './example-mutants.js';
 
 const source = readFileSync(fileURLToPath(new URL('../src/example/key-value-provider.ts', import.meta.url)), 'utf8');
 const core = fileURLToPath(new URL('../../core/src/index.ts', import.meta.url));
+const kit = fileURLToPath(new URL('../../provider-kit/src/index.ts', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'libos-mutants-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 type ExampleModule = typeof Example;
 
-// The mutant lives outside the package, so its one import of a value is pointed at core's sources.
+// The mutant lives outside the package, so its imports of values are pointed at core's and the kit's sources.
 async function load(text: string, name: string): Promise<ExampleModule> {
   const file = join(work, `${name.replace(/[^a-z0-9]+/gi, '-')}.ts`);
-  writeFileSync(file, text.replaceAll("from '@libos/core'", `from ${JSON.stringify(core)}`));
+  writeFileSync(
+    file,
+    text.replaceAll("from '@libos/core'", `from ${JSON.stringify(core)}`).replaceAll("from '@libos/provider-kit'", `from ${JSON.stringify(kit)}`),
+  );
   return (await import(pathToFileURL(file).href)) as ExampleModule;
 }
 

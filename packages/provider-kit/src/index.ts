@@ -22,3 +22,8 @@ export { EXPORT_DIRECTORY_MAX_ENTRIES, exportWorkspace } from './export-workspac
 export { lazyOptionalModule } from './lazy-optional-module.js';
 export type { MissingModuleRefusal } from './lazy-optional-module.js';
 export { checkTransferTarget } from './check-transfer-target.js';
+export { createCallGate } from './call-gate.js';
+export type { CallGate } from './call-gate.js';
+export { checkSignal } from './check-signal.js';
+export { hostErrorCode } from './host-error-code.js';
+export { SmallestItems } from './smallest-items.js';

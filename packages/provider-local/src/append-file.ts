@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, writeSync, constants } from 'node:fs';
-import { LibosError, baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
+import { LibosError, baseName, pathSegments, providerErrors } from '@libos/core';
 import type { AppendFileOptions, Effect, FileAppend, WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { flush, flushDirectory } from './host-io.js';
 import { mapNodeError } from './map-node-error.js';
 import { refuseOtherMount } from './mount-id.js';

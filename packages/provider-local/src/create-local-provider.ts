@@ -1,5 +1,6 @@
-import { LibosError, checkSignal, createCallGate, pathSegments } from '@libos/core';
+import { LibosError, pathSegments } from '@libos/core';
 import type { FileSystemProviderV1, PathStatus, ProviderCallOptions, ProviderCapabilities, WorkspacePath } from '@libos/core';
+import { checkSignal, createCallGate } from '@libos/provider-kit';
 import { appendFile } from './append-file.js';
 import { copyFile } from './copy-file.js';
 import { deleteDirectory } from './delete-directory.js';

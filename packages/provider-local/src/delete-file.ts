@@ -1,7 +1,8 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { baseName, checkSignal, pathSegments, providerErrors } from '@libos/core';
+import { baseName, pathSegments, providerErrors } from '@libos/core';
 import type { DeleteFileOptions, WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { mountRefusal } from './mount-id.js';
 import { lockName } from './name-lock.js';

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { PATH_MAX_BYTES, SmallestItems, checkSignal, childPath, providerErrors } from '@libos/core';
+import { PATH_MAX_BYTES, childPath, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
+import { SmallestItems, checkSignal } from '@libos/provider-kit';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { isProtectedName } from './is-protected-name.js';
 import { scanNames } from './list-directory.js';

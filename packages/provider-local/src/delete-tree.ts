@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, lstatSync, opendirSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
 import type { Dir } from 'node:fs';
-import { checkSignal, childPath, providerErrors } from '@libos/core';
+import { childPath, providerErrors } from '@libos/core';
 import type { WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { MAX_DEPTH, directoriesPerBatch } from './delete-scan.js';
 import type { KeptListing, KeptListings } from './delete-scan.js';
 import type { NameIn } from './fd-paths.js';

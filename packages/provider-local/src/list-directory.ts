@@ -1,7 +1,8 @@
 import { lstatSync, opendirSync } from 'node:fs';
 import type { Dir } from 'node:fs';
-import { SmallestItems, checkSignal, childPath, pathSegments } from '@libos/core';
+import { childPath, pathSegments } from '@libos/core';
 import type { DirectoryEntry, DirectoryListing, Effect, ListDirectoryOptions, WorkspacePath } from '@libos/core';
+import { SmallestItems, checkSignal } from '@libos/provider-kit';
 import { entryKind } from './entry-kind.js';
 import { modifiedAt } from './modified-at.js';
 import { mapNodeError } from './map-node-error.js';

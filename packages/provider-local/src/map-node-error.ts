@@ -1,5 +1,6 @@
-import { LibosError, hostErrorCode, providerErrors } from '@libos/core';
+import { LibosError, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath } from '@libos/core';
+import { hostErrorCode } from '@libos/provider-kit';
 
 /** A host error's code (`ENOENT`, ...), or undefined for anything that is not one; core's `hostErrorCode`. */
 export const hostCode = hostErrorCode;

@@ -9,7 +9,7 @@ const PROC_SUPER_MAGIC = 0x9fa0;
 /**
  * The workspace root, opened once and held for the provider's lifetime. Every path the provider
  * touches is resolved from this fd, so renaming or replacing the root's host path changes nothing.
- * The provider's call gate (core's `createCallGate`) closes it only once no call is in flight.
+ * The provider's call gate (the provider kit's `createCallGate`) closes it only once no call is in flight.
  */
 export class PinnedRoot {
   readonly fd: number;

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { checkSignal, childPath, pathSegments } from '@libos/core';
+import { childPath, pathSegments } from '@libos/core';
 import type { FileRead, TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery, WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { entryKind } from './entry-kind.js';
 import type { NameIn } from './fd-paths.js';
 import { DIRECTORY_HANDLE, REOPEN_FILE } from './host-flags.js';

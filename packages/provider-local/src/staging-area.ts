@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, opendirSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { LibosError, ROOT_PATH } from '@libos/core';
-import type { CallGate } from '@libos/core';
+import type { CallGate } from '@libos/provider-kit';
 import type { FdPaths } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { holderOf, isWriterId, reap } from './host-lock.js';

@@ -1,7 +1,8 @@
 import { closeSync, lstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { LibosError, baseName, checkFileMode, checkSignal, pathSegments, providerErrors } from '@libos/core';
+import { LibosError, baseName, checkFileMode, pathSegments, providerErrors } from '@libos/core';
 import type { Effect, WorkspacePath, WriteFileOptions } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { hashHeld } from './hash-held.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { lockName } from './name-lock.js';

@@ -1,13 +1,12 @@
 import {
   LibosError,
   ROOT_PATH,
-  checkSignal,
-  createCallGate,
   type FileSystemProviderV1,
   type ProviderCallOptions,
   type ProviderCapabilities,
   type WorkspacePath,
 } from '@libos/core';
+import { checkSignal, createCallGate } from '@libos/provider-kit';
 import { memfs, type IFs } from 'memfs';
 import { appendFile } from './append-file.js';
 import { copyFile } from './copy-file.js';

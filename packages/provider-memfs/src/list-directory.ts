@@ -1,6 +1,5 @@
 import {
   FILE_MODE_BITS,
-  SmallestItems,
   childPath,
   compareCodePoints,
   providerErrors,
@@ -10,6 +9,7 @@ import {
   type PathStatus,
   type WorkspacePath,
 } from '@libos/core';
+import { SmallestItems } from '@libos/provider-kit';
 import { mapMemfsError } from './map-memfs-error.js';
 import { kindOf, resolvePath, type MemfsStats, type Workspace } from './resolve-path.js';
 

@@ -1,4 +1,5 @@
-import { LibosError, hostErrorCode, providerErrors, type Effect, type WorkspacePath } from '@libos/core';
+import { LibosError, providerErrors, type Effect, type WorkspacePath } from '@libos/core';
+import { hostErrorCode } from '@libos/provider-kit';
 
 /** What the provider was doing when memfs failed: a failed read, list or observation changed nothing. */
 export type MemfsAction = 'read' | 'list' | 'write' | 'create' | 'delete' | 'observe';

@@ -1,6 +1,7 @@
 import * as host from 'node:fs';
 import { join } from 'node:path';
-import { LibosError, hostErrorCode } from '@libos/core';
+import { LibosError } from '@libos/core';
+import { hostErrorCode } from '@libos/provider-kit';
 import type { IFs } from 'memfs';
 
 /** Where twin links of files hard-linked from outside the seed go: on the volume, outside the root. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { checkFileMode, hostErrorCode, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import { checkFileMode, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import { hostErrorCode } from '@libos/provider-kit';
 import type { IFs } from 'memfs';
 import { mapMemfsError } from './map-memfs-error.js';
 import { createMissingDirectories } from './make-directory.js';

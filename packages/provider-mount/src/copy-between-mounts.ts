@@ -1,4 +1,5 @@
-import { checkSignal, providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
+import { providerErrors, type CopyFileOptions, type WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { mountErrors } from './mount-errors.js';
 import type { Mount } from './mount-table.js';
 import { rebasing } from './rebase-paths.js';

@@ -1,12 +1,5 @@
-import {
-  ROOT_PATH,
-  checkFileMode,
-  checkSignal,
-  providerErrors,
-  type FileSystemProviderV1,
-  type ProviderCapabilities,
-  type WorkspacePath,
-} from '@libos/core';
+import { ROOT_PATH, checkFileMode, providerErrors, type FileSystemProviderV1, type ProviderCapabilities, type WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { copyBetweenMounts } from './copy-between-mounts.js';
 import { mountErrors } from './mount-errors.js';
 import { createMountTable, type Location, type Mount } from './mount-table.js';

@@ -1,7 +1,6 @@
 import {
   type LibosError,
   ROOT_PATH,
-  checkSignal,
   providerErrors,
   type DirectoryEntry,
   type DirectoryHandle,
@@ -11,6 +10,7 @@ import {
   type ProviderCallOptions,
   type WorkspacePath,
 } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import type { Mount, MountTable } from './mount-table.js';
 import { mountErrors } from './mount-errors.js';
 import { rebaseHandle, rebasing } from './rebase-paths.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { checkFileMode, checkSignal, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import { checkFileMode, providerErrors, type WorkspacePath, type WriteFileOptions } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { databaseFailure } from './database-failure.js';
 import { CHUNK_BYTES } from './migrations.js';

@@ -2,13 +2,12 @@ import {
   LibosError,
   ROOT_PATH,
   providerErrors,
-  checkSignal,
-  createCallGate,
   type FileSystemProviderV1,
   type ProviderCallOptions,
   type ProviderCapabilities,
   type WorkspacePath,
 } from '@libos/core';
+import { checkSignal, createCallGate } from '@libos/provider-kit';
 import pg from 'pg';
 import { appendFile } from './append-file.js';
 import { deleteEntry, makeDirectory, renameFile, writeFile } from './change-queries.js';

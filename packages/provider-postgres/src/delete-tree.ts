@@ -1,4 +1,5 @@
-import { checkSignal, isGitAlias, providerErrors, type DeleteDirectoryOptions, type WorkspacePath } from '@libos/core';
+import { isGitAlias, providerErrors, type DeleteDirectoryOptions, type WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './change-queries.js';
 import { pathNames, prefixOf, type PathNames } from './path-names.js';

@@ -1,4 +1,5 @@
-import { checkSignal, type FileSystemProviderV1, type ProviderCallOptions, type WorkspacePath } from '@libos/core';
+import type { FileSystemProviderV1, ProviderCallOptions, WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';

@@ -3,20 +3,9 @@
 // written only against the public exports of @libos/core and this kit. It ships with the kit, and
 // the kit's own tests run it and one-line mutants of it (test/example-mutants.test.ts).
 import { createHash } from 'node:crypto';
-import {
-  ROOT_PATH,
-  SmallestItems,
-  baseName,
-  checkFileMode,
-  checkSignal,
-  compareCodePoints,
-  createCallGate,
-  isGitAlias,
-  parentPath,
-  pathSegments,
-  providerErrors,
-} from '@libos/core';
+import { ROOT_PATH, baseName, checkFileMode, compareCodePoints, isGitAlias, parentPath, pathSegments, providerErrors } from '@libos/core';
 import type { DirectoryEntry, FileSystemProviderV1, ProviderCallOptions, WorkspacePath } from '@libos/core';
+import { SmallestItems, checkSignal, createCallGate } from '@libos/provider-kit';
 // Inside the kit it imports the fixtures type by path; a provider of your own imports it from '@libos/provider-conformance'.
 import type { ProviderFixtures } from '../provider-fixtures.js';
 

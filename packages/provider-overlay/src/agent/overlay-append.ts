@@ -1,4 +1,5 @@
-import { checkSignal, providerErrors, type AppendFileOptions, type FileAppend, type WorkspacePath } from '@libos/core';
+import { providerErrors, type AppendFileOptions, type FileAppend, type WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import type { RowHead } from '../state/entry-rows.js';
 import { lowerManifestStore } from '../state/manifest-store.js';
 import { putParents, refuseLowerRules, toolOf } from './overlay-mutations.js';

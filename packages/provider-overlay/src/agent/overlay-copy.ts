@@ -1,5 +1,5 @@
-import { checkSignal, type CopyFileOptions, type WorkspacePath } from '@libos/core';
-import { checkTransferTarget } from '@libos/provider-kit';
+import type { CopyFileOptions, WorkspacePath } from '@libos/core';
+import { checkTransferTarget, checkSignal } from '@libos/provider-kit';
 import { putTransfer, refuseLowerRules, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from '../overlay-context.js';
 import { lowerBase, probePath, probeSource } from './probe-path.js';

@@ -1,6 +1,5 @@
 import {
   checkFileMode,
-  checkSignal,
   isGitAlias,
   isRootPath,
   providerErrors,
@@ -11,6 +10,7 @@ import {
   type WorkspacePath,
   type WriteFileOptions,
 } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import type { CallEditor } from '../state/call-history.js';
 import { lowerManifestStore } from '../state/manifest-store.js';
 import { locatePath } from './locate-path.js';

@@ -1,5 +1,4 @@
 import {
-  checkSignal,
   providerErrors,
   type DirectoryListing,
   type FileRangeRead,
@@ -11,6 +10,7 @@ import {
   type StatOptions,
   type WorkspacePath,
 } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 import type { RowHead } from '../state/entry-rows.js';
 import { locatePath } from './locate-path.js';
 import { readModeOf } from '../state/mode-of.js';

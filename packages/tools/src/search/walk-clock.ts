@@ -1,4 +1,5 @@
-import { checkSignal, type WorkspacePath } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
+import { checkSignal } from '@libos/provider-kit';
 
 /** Thrown inside a walk once its deadline has passed; the walk ends there and answers with what it found. */
 export const DEADLINE_PASSED = Symbol('deadline passed');

@@ -1,6 +1,4 @@
-import type { Effect } from './error-code.js';
-import { providerErrors } from './provider-errors.js';
-import type { WorkspacePath } from './workspace-path.js';
+import { providerErrors, type Effect, type WorkspacePath } from '@libos/core';
 
 /**
  * Throws the `cancelled` provider failure when `signal` has aborted; a provider calls it before it

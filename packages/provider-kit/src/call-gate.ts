@@ -1,5 +1,4 @@
-import { providerErrors } from './provider-errors.js';
-import type { WorkspacePath } from './workspace-path.js';
+import { providerErrors, type WorkspacePath } from '@libos/core';
 
 /** The closed-provider guard: admits calls until `close`, which waits for those in flight. */
 export interface CallGate {
