@@ -143,9 +143,8 @@ export class HttpSession {
       sendJson(response, refusal.status, refusal.body);
       return;
     }
-    const extra = { requestInfo: { headers: request.headers, url: new URL(request.url ?? '/', 'http://localhost') } };
     if (isRequest(body)) this.#streams.open(body.id, response, request.socket);
-    this.mcp.channel.receive(body, bodyBytes, extra);
+    this.mcp.channel.receive(body, bodyBytes);
     // Notifications and responses are accepted, as the SDK transport answers them.
     if (!isRequest(body)) response.writeHead(202).end();
   }
