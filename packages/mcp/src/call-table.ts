@@ -1,4 +1,4 @@
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/server';
 import { type ExternalId, idKey, isExternalId } from './json-rpc.js';
 import type { KnownStructure } from './serialized-message.js';
 
@@ -14,10 +14,8 @@ export interface Call extends CallInfo {
   readonly externalId: ExternalId;
   /** Aborted by the client's `notifications/cancelled`; the call is still answered. */
   readonly controller: AbortController;
-  /** `params.arguments` as the client's JSON held it (a `__proto__` key included), for the handler. */
-  readonly arguments: unknown;
-  /** The result's structuredContent with its JSON, when the handler told (`noteResult`). */
-  known?: KnownStructure;
+  /** The result's structuredContent with its JSON, when the channel ran the call itself. */
+  known?: KnownStructure | undefined;
 }
 
 /**
@@ -35,9 +33,9 @@ export class CallTable {
   }
 
   /** Registers a request and returns the internal id it travels under. */
-  open(externalId: ExternalId, info: CallInfo, callArguments: unknown): number {
+  open(externalId: ExternalId, info: CallInfo): number {
     const internalId = this.#nextId++;
-    this.#calls.set(internalId, { ...info, externalId, controller: new AbortController(), arguments: callArguments });
+    this.#calls.set(internalId, { ...info, externalId, controller: new AbortController() });
     this.#latest.set(idKey(externalId), internalId);
     return internalId;
   }

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Call } from './call-table.js';
 import { oversizeReply, type OversizeResult } from './oversize-reply.js';
 import { serializeMessage, serializeReply, type SerializedMessage } from './serialized-message.js';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 
 /** How long the client has to list its roots. */
 const ROOTS_TIMEOUT_MS = 30_000;

@@ -1,14 +1,11 @@
 import type { AuditCallerContext } from '@libos/core';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
-import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type RequestId, Server } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { type CallApprovals, currentCall } from './current-call.js';
 import { APPROVAL_WINDOW_MS, approvalMessage } from './elicitation-approver.js';
-import { toMcpTool } from './to-mcp-tool.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
-import type { KnownStructure } from './serialized-message.js';
-import { knownStructure, toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
+import { runToolCall } from './run-tool-call.js';
+import { toMcpTool } from './to-mcp-tool.js';
 import { VERSION } from './version.js';
 
 export interface McpServerOptions {
@@ -19,79 +16,83 @@ export interface McpServerOptions {
   readonly version?: string;
   /** Where the server reports what a client cannot see (a call that threw, a dropped message). */
   readonly log?: (line: string) => void;
-  /**
-   * The cancellation signal of request `id`, when the transport keeps cancellation itself (the
-   * message channel does, so a cancelled call is still answered); else the SDK's own signal is used.
-   */
-  readonly signalOf?: (id: RequestId) => AbortSignal | undefined;
-  /**
-   * The `arguments` of request `id` exactly as the client sent them. The SDK's parse of a request
-   * drops a `__proto__` key the runtime would refuse; the channel keeps the parsed JSON as it came.
-   */
-  readonly argumentsOf?: (id: RequestId) => unknown;
-  /**
-   * Told the structuredContent of request `id`'s reply with its JSON (the text block's text), so
-   * that the transport can write the reply without serializing the result again.
-   */
-  readonly noteResult?: (id: RequestId, known: KnownStructure) => void;
   /** The MCP session id (Streamable HTTP, known once `initialize` is answered), which each call's audit record names. */
   readonly sessionIdOf?: () => string | undefined;
 }
 
-/**
- * The MCP server of one session over `runtime`'s tools, connectable to any SDK transport. The
- * low-level Server leaves argument validation to the runtime, so bad arguments come back as the
- * runtime's own failures rather than SDK error texts. `serveStdio` and `createMcpHttpHandler` add
- * the bounds a server facing untrusted clients needs (docs/mcp.md).
- */
-export function createMcpServer(runtime: McpRuntime, options: McpServerOptions = {}): Server {
-  const log = options.log ?? (() => {});
-  const owned = options.process === undefined;
-  const process = options.process ?? runtime.spawn();
-  const published = runtime.tools.map(toMcpTool) as ListToolsResult['tools'];
-  // The validator of a client's answer to an elicitation (an approval): the SDK's default, Ajv, is
-  // five times the code to load at every start.
-  const server = new Server(
-    { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
-    { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: published }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    try {
-      const signal = options.signalOf?.(extra.requestId) ?? extra.signal;
-      const callArguments = options.argumentsOf === undefined ? request.params.arguments : options.argumentsOf(extra.requestId);
-      const outcome = await currentCall.run(elicitingApprovals(server, extra.requestId), () =>
-        process.call(request.params.name, callArguments ?? {}, { signal, caller: callerOf(server, options.sessionIdOf?.()) }),
-      );
-      const known = outcome.ok ? knownStructure(outcome.result) : undefined;
-      if (known !== undefined) options.noteResult?.(extra.requestId, known);
-      return toCallToolResult(outcome);
-    } catch (error) {
-      // A throw here is a bug; a JSON-RPC error would carry its raw text (maybe a host path) to the client.
-      log(`unexpected failure in ${request.params.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return toCallToolResult({ ok: false, error: UNEXPECTED_FAILURE });
-    }
-  });
-  if (owned) endWithTransport(server, process);
-  recordSessionStart(server, process, options, log);
-  return server;
+/** One `tools/call` of a 2025-era session: the arguments as the client's JSON held them, and the call's own signal. */
+export interface SessionToolCall {
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly signal: AbortSignal;
+  /** The id the call's request travels under on the server's transport, which its approval's elicitation relates to. */
+  readonly relatedId: RequestId;
+}
+
+/** The 2025-era session server and the one way its tool calls run (the message channel runs them itself). */
+export interface SessionServer {
+  readonly server: Server;
+  readonly callTool: (call: SessionToolCall) => Promise<CallToolResult>;
 }
 
 /**
- * A process the server spawned ends when its transport closes. The SDK chains its own close
- * handler onto the transport's at connect, so this chains after that one, leaving `server.onclose`
- * to the embedder.
+ * The MCP server of one session over `runtime`'s tools, connectable to any SDK transport (SDK v2's
+ * low-level `Server`, which serves the 2025-era handshake). The runtime validates arguments itself,
+ * so bad arguments come back as its own failures rather than SDK error texts. `serveStdio` and
+ * `createMcpHttpHandler` add the bounds a server facing untrusted clients needs (docs/mcp.md).
  */
-function endWithTransport(server: Server, process: McpProcess): void {
-  const connect = server.connect.bind(server);
-  server.connect = async (transport: Transport) => {
-    await connect(transport);
-    const inner = transport.onclose;
-    transport.onclose = () => {
-      inner?.();
-      void Promise.resolve(process.end?.()).catch(() => {});
-    };
-  };
+export function createMcpServer(runtime: McpRuntime, options: McpServerOptions = {}): Server {
+  return createSessionServer(runtime, options).server;
+}
+
+/**
+ * The session server with its `tools/call` as a function: registered as the SDK's handler (for
+ * any transport), and called by the message channel directly, which owns each call end to end.
+ */
+export function createSessionServer(runtime: McpRuntime, options: McpServerOptions = {}): SessionServer {
+  const log = options.log ?? (() => {});
+  const process = options.process ?? runtime.spawn();
+  const published = runtime.tools.map(toMcpTool);
+  // The validator of a client's answer to an elicitation (an approval): the SDK's Node default, Ajv,
+  // is five times the code of this one.
+  const server = new ProcessServer(
+    { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
+    { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    options.process === undefined ? process : undefined,
+  );
+  const callTool = (call: SessionToolCall): Promise<CallToolResult> =>
+    currentCall.run(elicitingApprovals(server, call.relatedId), () =>
+      runToolCall(process, call.name, call.arguments, {
+        signal: call.signal,
+        caller: callerOf(server, options.sessionIdOf?.()),
+        tools: runtime.tools,
+        log,
+      }),
+    );
+  server.setRequestHandler('tools/list', () => ({ tools: published }));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    callTool({ name: request.params.name, arguments: request.params.arguments, signal: ctx.mcpReq.signal, relatedId: ctx.mcpReq.id }),
+  );
+  recordSessionStart(server, process, options, log);
+  return { server, callTool };
+}
+
+/** A server that ends the process it spawned when its transport closes (the SDK's own close hook). */
+class ProcessServer extends Server {
+  readonly #owned: McpProcess | undefined;
+
+  constructor(info: ConstructorParameters<typeof Server>[0], serverOptions: ConstructorParameters<typeof Server>[1], owned: McpProcess | undefined) {
+    super(info, serverOptions);
+    this.#owned = owned;
+  }
+
+  protected override _onclose(): void {
+    try {
+      super._onclose();
+    } finally {
+      void Promise.resolve(this.#owned?.end?.()).catch(() => {});
+    }
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type JSONRPCNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 
 /** A JSON-RPC id as a client may send it: the SDK itself accepts only strings and safe integers. */
 export type ExternalId = string | number | null;

@@ -1,20 +1,21 @@
 import { Buffer } from 'node:buffer';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCRequest,
   type JSONRPCMessage,
   type JSONRPCNotification,
   type MessageExtraInfo,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import { CallTable } from './call-table.js';
 import { clientReply } from './client-reply.js';
 import { DEFAULT_CHANNEL_LIMITS, type ChannelLimits } from './channel-limits.js';
 import { classifyMessage, errorAnswer, JSON_RPC, requestRefusal } from './json-rpc.js';
 import { type Parked, ParkedRequests } from './parked-requests.js';
-import { type PreemptAnswer, toolCallMessage } from './tool-call-hooks.js';
+import { type PreemptAnswer, type PreemptRequest, toolCallMessage } from './tool-call-hooks.js';
 import type { OversizeResult } from './oversize-reply.js';
-import { serializeMessage, type KnownStructure, type SerializedMessage } from './serialized-message.js';
+import { serializeMessage, type SerializedMessage } from './serialized-message.js';
 
 /**
  * Writes one message. `serialized` is its JSON exactly as measured (in pieces, no newline, and its
@@ -26,12 +27,11 @@ export type MessageSink = (message: JSONRPCMessage, serialized: SerializedMessag
 export interface MessageChannelOptions {
   readonly sink: MessageSink;
   readonly limits?: Partial<ChannelLimits>;
-  /** Answers a request before the SDK sees it (return undefined to let the SDK handle it). */
-  readonly preempt?: (request: {
-    readonly method: string;
-    readonly params: unknown;
-    readonly signal: AbortSignal;
-  }) => Promise<PreemptAnswer> | undefined;
+  /**
+   * Answers a request itself, before the SDK sees it (return undefined to let the SDK handle it):
+   * the session's `tools/call`, run end to end on the client's own JSON and this call's signal.
+   */
+  readonly preempt?: (request: PreemptRequest) => Promise<PreemptAnswer> | undefined;
   /** The result that replaces a reply over `maxReplyBytes` (undefined: a JSON-RPC error). */
   readonly oversizeResult?: OversizeResult;
   readonly log?: (line: string) => void;
@@ -39,8 +39,9 @@ export interface MessageChannelOptions {
 }
 
 /**
- * One MCP session's message layer, between a byte transport (stdio now, HTTP later) and the SDK
- * `Server` (which connects to it as its Transport). It keeps the session's bounds: calls in flight,
+ * One MCP session's message layer, between a byte transport (stdio or Streamable HTTP) and SDK
+ * v2's `Server` (which connects to it as its Transport). It runs each `tools/call` itself
+ * (`preempt`), leaving the SDK the rest of the protocol. It keeps the session's bounds: calls in flight,
  * unwritten reply bytes and the size of each reply as written; it answers every request it was
  * given, whatever its id (ids are replaced by the channel's own before the SDK sees them); and it
  * tells its reader when to stop reading (`whenReadable`) and when everything read has been
@@ -83,34 +84,6 @@ export class MessageChannel implements Transport {
   /** Requests read but held back until a call slot frees. */
   get parkedRequests(): number {
     return this.#parked.length;
-  }
-
-  /**
-   * The signal a handler should pass on for request `id` (the id the server saw). The SDK's own
-   * cancellation would drop the reply, so the channel keeps cancellation to itself: the call
-   * stops where it waits and is still answered, and no call slot is ever lost.
-   */
-  signalOf(id: RequestId): AbortSignal | undefined {
-    return this.#calls.get(id)?.controller.signal;
-  }
-
-  /**
-   * The `arguments` of request `id` as the client's JSON held them. The SDK's own parse of the
-   * request drops a `__proto__` key, which the runtime must see to refuse it as it refuses it
-   * everywhere else.
-   */
-  argumentsOf(id: RequestId): unknown {
-    return this.#calls.get(id)?.arguments;
-  }
-
-  /**
-   * Tells the channel that request `id`'s reply will carry `known.value` as its structuredContent,
-   * whose JSON is `known.json`: the reply is then written with that text spliced in, not serialized
-   * again (a 10,000-entry listing is the largest part of its reply).
-   */
-  noteResult(id: RequestId, known: KnownStructure): void {
-    const call = this.#calls.get(id);
-    if (call !== undefined) call.known = known;
   }
 
   /** True while the reader may read one more message. */
@@ -251,18 +224,23 @@ export class MessageChannel implements Transport {
   #dispatch(request: Parked): void {
     const params = request.body.params as Record<string, unknown> | undefined;
     const tool = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
-    const internalId = this.#calls.open(request.id, { method: request.method, tool }, params?.arguments);
+    const internalId = this.#calls.open(request.id, { method: request.method, tool });
     const message = { ...(request.method === 'tools/call' ? toolCallMessage(request.body) : request.body), id: internalId };
     if (!isJSONRPCRequest(message)) {
       const refusal = requestRefusal(message, internalId);
       this.send(refusal).catch((error: unknown) => this.#failedWrite(error));
       return;
     }
-    const preempted = this.#options.preempt?.({ method: request.method, params, signal: this.#calls.get(internalId)!.controller.signal });
+    const call = this.#calls.get(internalId)!;
+    const preempted = this.#options.preempt?.({ id: internalId, method: request.method, params, signal: call.controller.signal });
     if (preempted !== undefined) {
       preempted
         .then(
-          (answer) => this.send({ jsonrpc: '2.0', id: internalId, ...answer }),
+          ({ known, ...answer }) => {
+            // The result's JSON as measured when the call returned: the reply splices it in, not serializing it again.
+            call.known = known;
+            return this.send({ jsonrpc: '2.0', id: internalId, ...answer } as JSONRPCMessage);
+          },
           (error: unknown) => this.send({ jsonrpc: '2.0', id: internalId, error: { code: JSON_RPC.internalError, message: String(error) } }),
         )
         .catch((error: unknown) => this.#failedWrite(error));

@@ -1,9 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ChannelLimits } from './channel-limits.js';
-import { callerOf, createMcpServer } from './create-mcp-server.js';
+import { callerOf, createSessionServer } from './create-mcp-server.js';
 import type { McpProcess, McpRuntime } from './mcp-runtime.js';
 import { MessageChannel, type MessageSink } from './message-channel.js';
-import { oversizeToolResult, type PreemptAnswer, preemptMalformedToolCall } from './tool-call-hooks.js';
+import { oversizeToolResult, ownToolCalls, type PreemptAnswer } from './tool-call-hooks.js';
 
 export interface McpSessionOptions {
   readonly runtime: McpRuntime;
@@ -30,32 +30,29 @@ export interface McpSession {
 
 /**
  * Builds the one session pipeline both transports use (stdio and Streamable HTTP): the channel
- * keeps the bounds (calls in flight, unwritten bytes, reply size) and exact JSON-RPC answers, the
- * server publishes the tools and runs each call in `process`.
+ * keeps the bounds (calls in flight, unwritten bytes, reply size) and exact JSON-RPC answers, and
+ * runs each `tools/call` itself in `process`; SDK v2's `Server` answers the rest of the 2025-era
+ * protocol (the handshake, `tools/list`, ping) and carries the approvals' elicitation requests.
  */
 export async function openMcpSession(options: McpSessionOptions): Promise<McpSession> {
   const { runtime, process, log } = options;
   const sessionIdOf = options.sessionIdOf ?? (() => options.sessionId);
-  let server: Server | undefined;
-  const malformed = preemptMalformedToolCall(process, () => (server === undefined ? undefined : callerOf(server, sessionIdOf())));
-  const channel = new MessageChannel({
-    sink: options.sink,
-    // A call answered before the SDK sees it is recorded under its session and client all the same.
-    preempt: (request) => options.modern?.(request.method, request.params, request.signal) ?? malformed(request),
-    oversizeResult: oversizeToolResult(runtime.tools),
-    log,
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-  });
-  server = createMcpServer(runtime, {
+  const { server, callTool } = createSessionServer(runtime, {
     process,
     log,
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.version === undefined ? {} : { version: options.version }),
-    signalOf: (id) => channel.signalOf(id),
-    argumentsOf: (id) => channel.argumentsOf(id),
-    noteResult: (id, known) => channel.noteResult(id, known),
     sessionIdOf,
+  });
+  // A call refused before it runs is recorded under its session and client all the same.
+  const toolCall = ownToolCalls(process, callTool, () => callerOf(server, sessionIdOf()));
+  const channel = new MessageChannel({
+    sink: options.sink,
+    preempt: (request) => options.modern?.(request.method, request.params, request.signal) ?? toolCall(request),
+    oversizeResult: oversizeToolResult(runtime.tools),
+    log,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
   });
   server.onerror = (error) => log(error.message);
   await server.connect(channel);

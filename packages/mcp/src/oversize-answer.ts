@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { OversizeLine } from './oversize-line-filter.js';
 import { JSON_RPC } from './json-rpc.js';
 import { toCallToolResult } from './to-call-tool-result.js';

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Call, CallInfo } from './call-table.js';
 import { errorAnswer, JSON_RPC } from './json-rpc.js';
 

@@ -1,4 +1,4 @@
-import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { MessageExtraInfo } from '@modelcontextprotocol/server';
 import type { ExternalId } from './json-rpc.js';
 
 /** A request read but not yet handed to the server, with its size as read. */

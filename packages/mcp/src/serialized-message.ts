@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
  * A message as it is written: its JSON text in pieces (joined, they are exactly the message's JSON,

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ApprovalRoundsOptions } from './approvals/approval-rounds.js';
 import { type ChannelLimits, DEFAULT_CHANNEL_LIMITS, maxMessageBytes } from './channel-limits.js';
 import { createModernStdio } from './modern/modern-stdio.js';

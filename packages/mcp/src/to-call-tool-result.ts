@@ -1,6 +1,6 @@
 import type { CallResult, ToolFailure } from '@libos/core';
 import { mediaResultOf, resultJson, resultJsonBytes } from '@libos/tools';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { KnownStructure } from './serialized-message.js';
 import { toMediaCallToolResult } from './to-media-content.js';
 

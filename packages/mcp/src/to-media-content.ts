@@ -1,5 +1,5 @@
 import { mediaMetadataOf, type MediaResult } from '@libos/tools';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /**
  * A media result as MCP carries it: the bytes once, in the block MCP has for them (an `image` or

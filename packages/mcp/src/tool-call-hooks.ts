@@ -1,50 +1,65 @@
 import type { AuditCallerContext } from '@libos/core';
 import type { ToolSummary } from '@libos/tools';
-import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import type { CallInfo } from './call-table.js';
+import type { SessionToolCall } from './create-mcp-server.js';
 import { isPlainObject, JSON_RPC } from './json-rpc.js';
 import type { McpProcess } from './mcp-runtime.js';
 import { resultTooLarge } from './run-tool-call.js';
-import { toCallToolResult, UNEXPECTED_FAILURE } from './to-call-tool-result.js';
+import type { KnownStructure } from './serialized-message.js';
+import { knownStructure, toCallToolResult } from './to-call-tool-result.js';
 
-/** How a request answered before the SDK sees it is answered: a result, or a JSON-RPC error. */
-export type PreemptAnswer = { readonly result: Record<string, unknown> } | { readonly error: { readonly code: number; readonly message: string } };
+/** How a request answered before the SDK sees it is answered: a result (with its JSON, when known), or a JSON-RPC error. */
+export type PreemptAnswer =
+  | { readonly result: Record<string, unknown>; readonly known?: KnownStructure | undefined }
+  | { readonly error: { readonly code: number; readonly message: string }; readonly known?: undefined };
+
+/** A request the channel offers to answer itself before the SDK sees it. */
+export interface PreemptRequest {
+  /** The id the request travels under inside the session (what a message related to it names). */
+  readonly id: number;
+  readonly method: string;
+  readonly params: unknown;
+  /** Aborted by the client's cancellation; the request is still answered. */
+  readonly signal: AbortSignal;
+}
 
 const NO_NAME: PreemptAnswer = {
   error: { code: JSON_RPC.invalidParams, message: 'Invalid params: tools/call needs "name", the name of a tool as a string.' },
 };
 
 /**
- * The `tools/call` requests the SDK would refuse with -32603 and a raw validation dump, answered
- * as docs/mcp.md says. Without a string `name` the answer is -32602; `arguments` that is not an
- * object is the tool's own `invalid_arguments` failure (the contract's rule). Either way the call
- * goes to the runtime, so that it has its audit record like every other: the pipeline refuses a
- * call without a tool name, or with such arguments, before anything runs. Every other request is
- * left to the SDK.
+ * The session's `tools/call`, owned by the message channel end to end: the arguments exactly as the
+ * client's JSON held them (the SDK's parse would drop a `__proto__` key the runtime must refuse, and
+ * answer `arguments` that is not an object with a raw validation dump), the channel's own signal
+ * (a cancelled call stops where it waits and is still answered), and the result written once, its
+ * JSON spliced in as measured. Without a string `name` the answer is -32602, after the runtime has
+ * recorded and refused the call like every other. Every other request is left to the SDK.
  */
-export function preemptMalformedToolCall(
+export function ownToolCalls(
   process: McpProcess,
+  callTool: (call: SessionToolCall) => Promise<CallToolResult>,
   callerOf: () => AuditCallerContext | undefined,
-): (request: { readonly method: string; readonly params: unknown }) => Promise<PreemptAnswer> | undefined {
-  return ({ method, params }) => {
+): (request: PreemptRequest) => Promise<PreemptAnswer> | undefined {
+  return ({ id, method, params, signal }) => {
     if (method !== 'tools/call') return undefined;
     const fields = isPlainObject(params) ? params : {};
     const { name, arguments: callArguments } = fields;
-    const caller = callerOf();
-    const options = caller === undefined ? {} : { caller };
     if (typeof name !== 'string') {
+      const caller = callerOf();
       // The pipeline checks the name's type itself (a non-string names no tool), so it records and refuses it.
-      return process.call(name as string, callArguments, options).then(
+      return process.call(name as string, callArguments, caller === undefined ? {} : { caller }).then(
         () => NO_NAME,
         () => NO_NAME,
       );
     }
-    if (!Object.hasOwn(fields, 'arguments') || isPlainObject(callArguments)) return undefined;
-    return process.call(name, callArguments, options).then(
-      (outcome) => ({ result: toCallToolResult(outcome) }),
-      () => ({ result: toCallToolResult({ ok: false, error: UNEXPECTED_FAILURE }) }),
-    );
+    return callTool({ name, arguments: callArguments, signal, relatedId: id }).then((result) => ({ result, known: knownOf(result) }));
   };
+}
+
+/** A successful result's structuredContent with the JSON its text block carries, as the runtime measured it. */
+function knownOf(result: CallToolResult): KnownStructure | undefined {
+  return result.isError !== true && isPlainObject(result.structuredContent) ? knownStructure(result.structuredContent) : undefined;
 }
 
 /**

@@ -5,8 +5,8 @@ import type { ChannelLimits } from '../src/channel-limits.js';
 import { createMcpServer } from '../src/create-mcp-server.js';
 import type { McpProcess } from '../src/mcp-runtime.js';
 import { MessageChannel } from '../src/message-channel.js';
+import { openMcpSession } from '../src/open-mcp-session.js';
 import { lineOf, type SerializedMessage } from '../src/serialized-message.js';
-import { oversizeToolResult, preemptMalformedToolCall } from '../src/tool-call-hooks.js';
 import { fakeRuntime } from './support/fake-runtime.js';
 
 const bigTool: ToolSummary = {
@@ -49,19 +49,8 @@ async function settle(): Promise<void> {
 
 async function harness(process: McpProcess, limits: Partial<ChannelLimits> = {}) {
   const output = controlledSink();
-  const channel = new MessageChannel({
-    sink: output.sink,
-    limits,
-    preempt: preemptMalformedToolCall(process, () => undefined),
-    oversizeResult: oversizeToolResult([bigTool]),
-  });
-  const server = createMcpServer(fakeRuntime([bigTool], process), {
-    process,
-    signalOf: (id) => channel.signalOf(id),
-    argumentsOf: (id) => channel.argumentsOf(id),
-    noteResult: (id, known) => channel.noteResult(id, known),
-  });
-  await server.connect(channel);
+  // The session pipeline stdio and HTTP use: the channel runs each tools/call itself, the SDK the rest.
+  const { channel } = await openMcpSession({ runtime: fakeRuntime([bigTool], process), process, sink: output.sink, log: () => {}, limits });
   const send = (value: unknown) => channel.receiveLine(typeof value === 'string' ? value : JSON.stringify(value));
   const answerTo = (id: unknown) =>
     output.written.find((entry) => Object.is(entry.message.id, id) && ('result' in entry.message || 'error' in entry.message))?.message;

@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { type ExternalId, idKey } from '../json-rpc.js';
 import type { SerializedMessage } from '../serialized-message.js';
 import { rpcError } from './send-json.js';

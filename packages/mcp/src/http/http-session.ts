@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ChannelLimits } from '../channel-limits.js';
 import { idKey, isInitialize, isRequest, isResponse, JSON_RPC } from '../json-rpc.js';
 import type { McpProcess, McpRuntime } from '../mcp-runtime.js';
@@ -33,7 +33,7 @@ export class HttpSession {
   lastActivity = Date.now();
   /** POST requests of this session not yet answered (an open GET stream waits for nothing). */
   readonly #openRequests = new Set<IncomingMessage>();
-  readonly #transport: StreamableHTTPServerTransport;
+  readonly #transport: NodeStreamableHTTPServerTransport;
   readonly #pending = new Map<string, { readonly response: ServerResponse; readonly connection: Socket }>();
   /** Request bodies as the client's JSON held them, by id, until the transport hands them on. */
   readonly #raw = new Map<string, { readonly body: unknown; readonly bytes: number }>();
@@ -45,7 +45,7 @@ export class HttpSession {
   private constructor(options: HttpSessionOptions) {
     this.#options = options;
     this.process = options.process;
-    this.#transport = new StreamableHTTPServerTransport({
+    this.#transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: () => options.onInitialized(this),
       onsessionclosed: () => this.close(),
@@ -143,9 +143,8 @@ export class HttpSession {
       sendJson(response, refusal.status, refusal.body);
       return;
     }
-    const extra = { requestInfo: { headers: request.headers, url: new URL(request.url ?? '/', 'http://localhost') } };
     if (isRequest(body)) this.#streams.open(body.id, response, request.socket);
-    this.mcp.channel.receive(body, bodyBytes, extra);
+    this.mcp.channel.receive(body, bodyBytes);
     // Notifications and responses are accepted, as the SDK transport answers them.
     if (!isRequest(body)) response.writeHead(202).end();
   }
