@@ -25,6 +25,34 @@ export interface ModernEndpoint {
   close(): Promise<void>;
 }
 
+/** The id the SDK is given for a request whose own id it would refuse (each exchange is one request). */
+const STAND_IN_ID = 'libos-stand-in-id';
+
+/** The ids the SDK's schema takes: a string or a safe integer. JSON-RPC takes any number, and null. */
+function sdkTakesId(id: unknown): boolean {
+  return typeof id === 'string' || Number.isSafeInteger(id);
+}
+
+/**
+ * The SDK's answer to a request it was handed under a stand-in id, put back under the request's
+ * own id (`1e308`, `-0.5`, `2 ** 53 + 2`, null): docs/mcp.md answers every request under its id.
+ * Only such rare ids take this path, so the common one never parses its answer twice.
+ */
+async function answerUnder(id: unknown, answered: Promise<Response>): Promise<Response> {
+  const response = await answered;
+  const text = await response.text();
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return new Response(text, response);
+  }
+  if (typeof message !== 'object' || message === null || (message as { id?: unknown }).id !== STAND_IN_ID) return new Response(text, response);
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify({ ...message, id }), { status: response.status, statusText: response.statusText, headers });
+}
+
 /**
  * Serves 2026-07-28 messages through the SDK's own `createMcpHandler` (strict: 2025-era traffic is
  * routed elsewhere before it, to the sessions): `server/discover`, the envelope and header checks,
@@ -49,7 +77,8 @@ export function createModernEndpoint(runtime: McpRuntime, options: ModernEndpoin
         signal: request.signal,
         resolveCall: (caller) => resolveCall({ request, body, caller, principal }),
       });
-      return handler.fetch(request, { parsedBody: body });
+      if (!Object.hasOwn(body, 'id') || sdkTakesId(body.id)) return handler.fetch(request, { parsedBody: body });
+      return answerUnder(body.id, handler.fetch(request, { parsedBody: { ...body, id: STAND_IN_ID } }));
     },
     close: () => handler.close(),
   };

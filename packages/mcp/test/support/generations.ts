@@ -250,7 +250,7 @@ async function connectStdio(generation: Generation, input: PassThrough, output: 
       const parsed = typeof message === 'string' ? safeParse(message) : message;
       // A request is answered under its id; one whose id is not an id at all is answered under null.
       const id = isObject(parsed) && typeof parsed.method === 'string' ? parsed.id : undefined;
-      const ownId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
+      const ownId = typeof id === 'string' || typeof id === 'number' || id === null ? id : undefined;
       const answered = (id: unknown) => arrived.slice(from).some((answer) => Object.is(answer.id, id) && answer.method === undefined);
       await until(() => answered(markerId) && (ownId === undefined || answered(ownId)));
       return { answers: arrived.slice(from).filter((answer) => answer.id !== markerId) };
