@@ -169,7 +169,8 @@ export function answersIn(text: string): Answer[] {
   return [...text.matchAll(/^data: (.+)$/gmu)].map((match) => JSON.parse(match[1]!) as Answer);
 }
 
-async function connectHttp(url: URL, generation: Generation, extra: Record<string, string>): Promise<RawConnection> {
+/** A raw connection of `generation` to the MCP endpoint at `url` (2025-11-25: a session is initialized first). */
+export async function connectHttp(url: URL, generation: Generation, extra: Record<string, string> = {}): Promise<RawConnection> {
   let headers: Record<string, string> = { ...HEADERS, ...extra };
   if (generation === LEGACY) {
     const initialize = { protocolVersion: LEGACY, capabilities: {}, clientInfo: RAW_CLIENT };
