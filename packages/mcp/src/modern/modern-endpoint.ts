@@ -17,6 +17,12 @@ export interface ModernMessage {
   readonly body: Readonly<Record<string, unknown>>;
   readonly principal: string;
   readonly resolveCall: ResolveModernCall;
+  /**
+   * What stops the call (default the request's own signal, aborted when an HTTP client goes). Over
+   * stdio it is the channel's `notifications/cancelled`; the request's signal stays unaborted there,
+   * so the SDK still writes the call's answer (an aborted request would leave it none to read).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The SDK's modern entry over libOS's tools, shared by the HTTP and stdio transports. */
@@ -71,10 +77,10 @@ export function createModernEndpoint(runtime: McpRuntime, options: ModernEndpoin
     { legacy: 'reject', maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
   );
   return {
-    answer({ request, body, principal, resolveCall }) {
+    answer({ request, body, principal, resolveCall, signal }) {
       exchanges.set(request, {
         body,
-        signal: request.signal,
+        signal: signal ?? request.signal,
         resolveCall: (caller) => resolveCall({ request, body, caller, principal }),
       });
       if (!Object.hasOwn(body, 'id') || sdkTakesId(body.id)) return handler.fetch(request, { parsedBody: body });
