@@ -54,5 +54,9 @@ export async function openClient(served: Served, generation: Generation, headers
       ? new StreamableHTTPClientTransport(served.url!, { requestInit: { headers } })
       : new StreamClientTransport(served.stdio!);
   await client.connect(transport);
+  // A client that fell back to the other generation would make every test of this one vacuous.
+  if (client.getNegotiatedProtocolVersion() !== generation) {
+    throw new Error(`the client negotiated ${client.getNegotiatedProtocolVersion()}, not ${generation}`);
+  }
   return client;
 }
