@@ -22,3 +22,5 @@ export { MemoryApprovalStateStore } from './approvals/approval-state-store.js';
 export type { ApprovalStateStore } from './approvals/approval-state-store.js';
 export type { ApprovalRoundsOptions } from './approvals/approval-rounds.js';
 export type { ModernCall, ModernRequestInfo, ResolveModernCall } from './modern/modern-call.js';
+export { DEFAULT_MODERN_CALL_LIMITS } from './modern/call-admission.js';
+export type { ModernCallLimits } from './modern/call-admission.js';

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { callTool, HEADERS, INITIALIZE, postFrom, rawConnection, startHttp } from './support/http-fixture.js';
+import { asGeneration, connectHttp, GENERATIONS, LEGACY, MODERN } from './support/generations.js';
+import { HEADERS, INITIALIZE, postFrom, rawConnection, startHttp } from './support/http-fixture.js';
 
 /** A slowloris connection: the start of a request's headers, never finished. */
 async function slowloris(url: URL, localAddress?: string): Promise<{ socket: Socket; closed: Promise<void> }> {
@@ -13,7 +14,7 @@ async function slowloris(url: URL, localAddress?: string): Promise<{ socket: Soc
 
 const AUTHORIZED = { ...HEADERS, authorization: 'Bearer secret' };
 
-describe('connections before authentication', () => {
+describe.each(GENERATIONS)('connections before authentication, against a %s token holder', (generation) => {
   it('from many 127.x addresses, reopened as they close, never keep the token holder out', async () => {
     const fixture = await startHttp(
       { 'a.txt': 'hello' },
@@ -34,15 +35,28 @@ describe('connections before authentication', () => {
     const attackers = Array.from({ length: 48 }, (_, index) => attack(index));
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      // The token holder opens a session and is answered, each request on a new connection.
-      const opened = await postFrom(fixture.url, '127.0.0.1', AUTHORIZED, JSON.stringify(INITIALIZE));
-      expect(opened.status).toBe(200);
-      const session = { ...AUTHORIZED, 'mcp-session-id': String(opened.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
-      const initialized = await postFrom(fixture.url, '127.0.0.1', session, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-      expect(initialized.status).toBe(202);
+      // The token holder is answered, each request on a new connection (2025: after opening a session).
+      let headers: Record<string, string> = {
+        ...AUTHORIZED,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'read_text_file',
+      };
+      if (generation === LEGACY) {
+        const opened = await postFrom(fixture.url, '127.0.0.1', AUTHORIZED, JSON.stringify(INITIALIZE));
+        expect(opened.status).toBe(200);
+        headers = { ...AUTHORIZED, 'mcp-session-id': String(opened.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
+        const initialized = await postFrom(
+          fixture.url,
+          '127.0.0.1',
+          headers,
+          JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        );
+        expect(initialized.status).toBe(202);
+      }
       for (let id = 1; id <= 10; id += 1) {
         const call = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'a.txt' } } };
-        const answered = await postFrom(fixture.url, '127.0.0.1', session, JSON.stringify(call));
+        const answered = await postFrom(fixture.url, '127.0.0.1', headers, JSON.stringify(asGeneration(generation, call)));
         expect(answered.status).toBe(200);
         expect(answered.text).toContain('hello');
       }
@@ -57,7 +71,10 @@ describe('connections before authentication', () => {
       await fixture.close();
     }
   }, 60_000);
+});
 
+describe('connections before authentication', () => {
+  // Headers that never finish name no generation: one test for both.
   it('that trickle their headers are closed once the time to authenticate is up', async () => {
     const fixture = await startHttp({}, { token: 'secret', authenticationTimeoutMs: 500 });
     const held: { socket: Socket; closed: Promise<void> }[] = [];
@@ -75,18 +92,23 @@ describe('connections before authentication', () => {
   }, 30_000);
 });
 
-describe('authenticated clients', () => {
-  it('keep 32 sessions from one address at once, 50 calls each, all answered', async () => {
+describe.each(GENERATIONS)('authenticated clients of %s', (generation) => {
+  const title =
+    generation === LEGACY
+      ? 'keep 32 sessions from one address at once, 50 calls each, all answered'
+      : '32 of them (no session) from one address at once, 50 calls each, all answered';
+  it(title, async () => {
     const fixture = await startHttp({ 'a.txt': 'hello' }, { token: 'secret', maxConnections: 128 });
     try {
-      const sessions = await Promise.all(Array.from({ length: 32 }, () => fixture.openSession({ authorization: 'Bearer secret' })));
+      const clients = await Promise.all(Array.from({ length: 32 }, () => connectHttp(fixture.url, generation, { authorization: 'Bearer secret' })));
       const failures: string[] = [];
       await Promise.all(
-        sessions.map(async (session, index) => {
+        clients.map(async (client, index) => {
           for (let id = 1; id <= 50; id += 1) {
             try {
-              const answer = await callTool(fixture.url, session.headers, id, 'read_text_file', { path: 'a.txt' });
-              if (answer.status !== 200 || answer.message.result?.structuredContent?.content !== 'hello')
+              const call = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'a.txt' } } };
+              const answer = await client.exchange(call);
+              if (answer.status !== 200 || answer.answers[0]?.result?.structuredContent?.content !== 'hello')
                 failures.push(`${index}/${id}: ${answer.status}`);
             } catch (error) {
               failures.push(`${index}/${id}: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,7 +2,8 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { maxMessageBytes } from '../src/channel-limits.js';
 import { describeTools } from '@libos/tools';
-import { callTool, HEADERS, INITIALIZE, rawConnection, startHttp } from './support/http-fixture.js';
+import { connectHttp, GENERATIONS } from './support/generations.js';
+import { callTool, HEADERS, rawConnection, startHttp } from './support/http-fixture.js';
 
 /** The headers of a POST declaring the largest body the server reads, and not one byte of it. */
 function headersOnly(url: URL, extra: Record<string, string>): string {
@@ -19,8 +20,8 @@ function readUntilClosed(socket: Socket): Promise<string> {
   return new Promise((resolve) => socket.once('close', () => resolve(text)));
 }
 
-describe('bodies that never come', () => {
-  it("hold none of the body budget: other clients' POSTs, initialize included, are answered", async () => {
+describe.each(GENERATIONS)('bodies that never come, against a %s client', (generation) => {
+  it("hold none of the body budget: other clients' POSTs (a new session or a sessionless call) are answered", async () => {
     const fixture = await startHttp({ 'a.txt': 'hello' });
     const attackers: Socket[] = [];
     try {
@@ -33,18 +34,28 @@ describe('bodies that never come', () => {
         attackers.push(socket);
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const opened = await fetch(fixture.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) });
-      await opened.text();
-      expect(opened.status).toBe(200);
-      const read = await callTool(fixture.url, headers, 1, 'read_text_file', { path: 'a.txt' });
+      // A client of this generation connects (2025: initialize; 2026-07-28: none) and is answered.
+      const victim = await connectHttp(fixture.url, generation);
+      const read = await victim.exchange({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'read_text_file', arguments: { path: 'a.txt' } },
+      });
       expect(read.status).toBe(200);
-      expect(read.message.result?.structuredContent).toMatchObject({ content: 'hello' });
+      expect(read.answers[0]?.result?.structuredContent).toMatchObject({ content: 'hello' });
+      // And the session the attack named goes on too.
+      const inSession = await callTool(fixture.url, headers, 2, 'read_text_file', { path: 'a.txt' });
+      expect(inSession.message.result?.structuredContent).toMatchObject({ content: 'hello' });
     } finally {
       for (const socket of attackers) socket.destroy();
       await fixture.close();
     }
   });
+});
 
+describe('bodies that never come', () => {
+  // The body deadline runs before any byte of the body is read, so before a generation is known: one test for both.
   it('are answered 408 and their connection closed once the body deadline passes', async () => {
     const fixture = await startHttp({}, { bodyTimeoutMs: 1000 });
     try {

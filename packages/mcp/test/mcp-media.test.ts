@@ -1,32 +1,27 @@
 import { Buffer } from 'node:buffer';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMemfsTestbed } from '@libos/provider-memfs/testing';
-import { createRuntime } from '@libos/tools';
-import { describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/create-mcp-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openClient } from './support/generation-client.js';
+import { EVERY_WAY, type Generation, type Served, serve, type TransportName } from './support/generations.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const WAV = Buffer.from('RIFF\x10\x00\x00\x00WAVEfmt ', 'latin1');
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
 
-async function connected() {
-  const { provider, fixtures } = createMemfsTestbed();
-  await fixtures.writeFile('shot.png', PNG);
-  await fixtures.writeFile('sound.bin', WAV);
-  await fixtures.writeFile('docs/a b.pdf', PDF);
-  await fixtures.writeFile('notes.txt', 'text');
-  const runtime = await createRuntime({ provider });
-  const server = createMcpServer(runtime, { version: '0.0.0-test' });
-  const client = new Client({ name: 'media-test', version: '0' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  return client;
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+/** An SDK v2 client of `generation` over `transport`, to a workspace holding the media files. */
+async function connected(generation: Generation, transport: TransportName) {
+  served = await serve(transport, { files: { 'shot.png': PNG, 'sound.bin': WAV, 'docs/a b.pdf': PDF, 'notes.txt': 'text' } });
+  return openClient(served, generation);
 }
 
-describe('read_media_file over MCP', () => {
+describe.each(EVERY_WAY)('read_media_file over MCP $generation ($transport)', ({ generation, transport }) => {
   it('is listed with an output schema that leaves the bytes to the media block', async () => {
-    const client = await connected();
+    const client = await connected(generation, transport);
     const listed = (await client.listTools()).tools.find((tool) => tool.name === 'read_media_file')!;
     expect(listed.annotations).toMatchObject({ readOnlyHint: true });
     expect(Object.keys(listed.outputSchema!.properties!).sort()).toEqual(['media_type', 'mime_type', 'path', 'sha256', 'size_bytes']);
@@ -34,7 +29,7 @@ describe('read_media_file over MCP', () => {
   });
 
   it('answers an image with an image block, audio with an audio block and a PDF with an embedded application/pdf resource, bytes once', async () => {
-    const client = await connected();
+    const client = await connected(generation, transport);
     const image = await client.callTool({ name: 'read_media_file', arguments: { path: 'shot.png' } });
     expect(image.isError ?? false).toBe(false);
     expect(image.content).toEqual([
@@ -55,7 +50,7 @@ describe('read_media_file over MCP', () => {
   });
 
   it('refuses a file that is none of the types as a tool failure with the detected type', async () => {
-    const client = await connected();
+    const client = await connected(generation, transport);
     const refused = await client.callTool({ name: 'read_media_file', arguments: { path: 'notes.txt' } });
     expect(refused.isError).toBe(true);
     expect(JSON.parse((refused.content as { text: string }[])[0]!.text)).toMatchObject({

@@ -1,10 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import { BUILTIN_TOOLS, createRuntime, defineTool } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMcpServer } from '../src/create-mcp-server.js';
+import { openClient } from './support/generation-client.js';
+import { EVERY_WAY, serve } from './support/generations.js';
 
 // A user's tool, made with defineTool from the public surface only: the size of a file in lines.
 const countLines = defineTool({
@@ -22,7 +21,7 @@ const countLines = defineTool({
   },
 });
 
-describe('a user tool over MCP', () => {
+describe.each(EVERY_WAY)('a user tool over MCP, $generation over $transport', ({ generation, transport }) => {
   it('is listed with its schemas and called through the runtime pipeline', async () => {
     const { provider, fixtures } = createMemfsTestbed();
     await fixtures.writeFile('a.txt', 'one\ntwo');
@@ -36,10 +35,8 @@ describe('a user tool over MCP', () => {
         ],
       },
     });
-    const server = createMcpServer(runtime, { version: '0.0.0-test' });
-    const client = new Client({ name: 'user-tool-test', version: '0' });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const served = await serve(transport, { runtime });
+    const client = await openClient(served, generation);
 
     const listed = (await client.listTools()).tools.find((tool) => tool.name === 'count_lines');
     expect(listed).toMatchObject({
@@ -59,6 +56,7 @@ describe('a user tool over MCP', () => {
       error: { code: 'invalid_arguments', message: 'Invalid arguments for count_lines: arguments: unknown field "lines".' },
     });
     await client.close();
+    await served.close();
     await runtime.close();
   });
 });

@@ -1,21 +1,14 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { createRuntime } from '@libos/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpHttpHandler } from '../src/http/create-mcp-http-handler.js';
-import { serveStdio } from '../src/serve-stdio.js';
+import { EVERY_WAY, MODERN, serve } from './support/generations.js';
 
 // Typed by hand: JSON.stringify of an object literal would not keep a `__proto__` key.
-const CALL =
-  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_text_file","arguments":{"path":"a.txt","content":"x","__proto__":{"polluted":true}}}}';
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-};
+const ARGUMENTS = '{"path":"a.txt","content":"x","__proto__":{"polluted":true}}';
+const META = `{"io.modelcontextprotocol/protocolVersion":"${MODERN}","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`;
+/** The exact bytes of the call: under 2026-07-28 its `_meta` claims the version, written by hand too. */
+const callOf = (modern: boolean) =>
+  `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_text_file","arguments":${ARGUMENTS}${modern ? `,"_meta":${META}` : ''}}}`;
 
 let runtime: Awaited<ReturnType<typeof createRuntime>>;
 beforeAll(async () => {
@@ -27,61 +20,23 @@ afterAll(async () => {
 
 /** What the library itself answers for the same arguments. */
 async function libraryAnswer() {
-  const outcome = await runtime.spawn().call('write_text_file', JSON.parse('{"path":"a.txt","content":"x","__proto__":{"polluted":true}}'));
+  const outcome = await runtime.spawn().call('write_text_file', JSON.parse(ARGUMENTS));
   expect(outcome).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
   return (outcome as { error: unknown }).error;
 }
 
-function failureOf(reply: { result: { isError?: boolean; content: { text: string }[] } }) {
-  expect(reply.result.isError).toBe(true);
-  return (JSON.parse(reply.result.content[0]!.text) as { error: unknown }).error;
-}
-
-describe('a __proto__ key in tools/call arguments', () => {
-  it('is refused over stdio as the library refuses it, and nothing is written', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: string[] = [];
-    let buffered = '';
-    output.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      lines.push(...parts);
-    });
-    const session = await serveStdio(runtime, { input, output, log: () => {} });
-    input.write(`${JSON.stringify(INITIALIZE)}\n`);
-    input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-    input.end(`${CALL}\n`);
-    await session.finished;
-    await session.close();
-    const reply = lines.map((line) => JSON.parse(line)).find((message) => message.id === 2);
-    expect(failureOf(reply)).toEqual(await libraryAnswer());
-    expect(await runtime.spawn().call('read_text_file', { path: 'a.txt' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-  });
-
-  it('is refused over Streamable HTTP as the library refuses it', async () => {
-    const handler = createMcpHttpHandler(runtime);
-    const server = createServer((request, response) => void handler.handle(request, response));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+describe.each(EVERY_WAY)('a __proto__ key in tools/call arguments, $generation over $transport', ({ generation, transport }) => {
+  it('is refused as the library refuses it, and nothing is written', async () => {
+    const served = await serve(transport, { runtime });
     try {
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-      const opened = await fetch(url, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
-      const sessionId = opened.headers.get('mcp-session-id')!;
-      await opened.text();
-      const session = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
-      await (
-        await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
-      ).text();
-      const answered = await fetch(url, { method: 'POST', headers: session, body: CALL });
-      const text = await answered.text();
-      const data = text.startsWith('{') ? text : /^data: (.*)$/mu.exec(text)![1]!;
-      expect(failureOf(JSON.parse(data))).toEqual(await libraryAnswer());
+      const connection = await served.connect(generation);
+      const { answers } = await connection.exchange(callOf(generation === MODERN));
+      const reply = answers.find((answer) => answer.id === 2);
+      expect(reply?.result?.isError).toBe(true);
+      expect((JSON.parse(reply?.result?.content?.[0]?.text ?? '{}') as { error: unknown }).error).toEqual(await libraryAnswer());
+      expect(await runtime.spawn().call('read_text_file', { path: 'a.txt' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     } finally {
-      await handler.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await served.close();
     }
   });
 });

@@ -8,6 +8,7 @@ import { checkAccess } from './check-access.js';
 import { HttpSession } from './http-session.js';
 import { createModernHttp } from '../modern/modern-http.js';
 import type { ResolveModernCall } from '../modern/modern-call.js';
+import type { ModernCallLimits } from '../modern/call-admission.js';
 import type { ApprovalRoundsOptions } from '../approvals/approval-rounds.js';
 import { principalOf } from './principal.js';
 import { processTableResolver, type StatelessProcesses } from '../modern/process-table-resolver.js';
@@ -37,6 +38,8 @@ export interface McpHttpHandlerOptions {
   /** How long one request's body may take to arrive whole once its headers have (default 30 s; then 408). */
   readonly bodyTimeoutMs?: number;
   readonly limits?: Partial<ChannelLimits>;
+  /** What 2026-07-28 requests (no session) may hold in flight, per connection and in all (docs/mcp.md, "Back-pressure"). */
+  readonly modernCallLimits?: Partial<ModernCallLimits>;
   /**
    * Resolves the principal's process for each 2026-07-28 call (default: a process of its own per
    * call, ended once it is answered). Under 2025-era sessions the session's process is used.
@@ -104,6 +107,7 @@ export function createMcpHttpHandler(runtime: McpRuntime, options: McpHttpHandle
     resolveCall: options.resolveCall ?? (options.processes === undefined ? undefined : processTableResolver(options.processes)),
     tools: options.processes?.tools,
     approvals: options.approvals,
+    callLimits: options.modernCallLimits,
   });
 
   const openSession = () =>

@@ -1,13 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { whenSent } from '../http/call-streams.js';
+import { rpcError, sendJson } from '../http/send-json.js';
+import { isRequest, JSON_RPC } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
+import { CallAdmission, DEFAULT_MODERN_CALL_LIMITS, type ModernCallLimits, type ReleaseCall } from './call-admission.js';
 import type { ModernCall, ResolveModernCall } from './modern-call.js';
 import { createModernEndpoint, type ModernEndpointOptions } from './modern-endpoint.js';
 
 export interface ModernHttpOptions extends ModernEndpointOptions {
   /** Resolves each call's principal and process (default: a process of its own per request). */
   readonly resolveCall?: ResolveModernCall | undefined;
+  /** What the requests of one connection, and of all, may hold in flight (`DEFAULT_MODERN_CALL_LIMITS`). */
+  readonly callLimits?: Partial<ModernCallLimits> | undefined;
 }
 
 /** The 2026-07-28 leg of the HTTP endpoint: stateless, one SDK server per request. */
@@ -43,6 +49,7 @@ function spawnPerCall(runtime: McpRuntime): ResolveModernCall {
 export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions): ModernHttp {
   const resolveCall = options.resolveCall ?? spawnPerCall(runtime);
   const endpoint = createModernEndpoint(runtime, options);
+  const admission = new CallAdmission({ ...DEFAULT_MODERN_CALL_LIMITS, ...options.callLimits });
   let inFlight = 0;
   const waiters: (() => void)[] = [];
 
@@ -51,8 +58,14 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
       return isLegacyRequest(await toWebRequest(nodeRequest(request), body), body, { maxRequestBodySize: options.maxRequestBytes });
     },
     async serve(request, response, body, principal) {
+      const admitted = admission.admit(request.socket);
+      if (admitted === undefined) return refuseBusy(response, body);
       inFlight += 1;
+      let release: ReleaseCall | undefined;
       try {
+        release = await admitted;
+        // Its connection closed while it waited: nobody is left to answer.
+        if (release === undefined) return;
         const node = toNodeHandler(
           {
             fetch: (webRequest) => endpoint.answer({ request: webRequest, body, principal, resolveCall }),
@@ -60,7 +73,10 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
           { maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
         );
         await node(nodeRequest(request), response, body);
+        // The slot is held until the reply is written whole: a client that reads none holds its own slots.
+        await whenSent(response, request.socket);
       } finally {
+        release?.();
         inFlight -= 1;
         if (inFlight === 0) for (const resolve of waiters.splice(0)) resolve();
       }
@@ -74,6 +90,13 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
     },
     close: () => endpoint.close(),
   };
+}
+
+/** A connection pipelining more requests than it may have waiting: refused, and its connection closed. */
+function refuseBusy(response: ServerResponse, body: Readonly<Record<string, unknown>>): void {
+  const id = isRequest(body) ? body.id : null;
+  const message = 'Server busy: this connection has as many requests waiting as it may; retry on a new connection.';
+  sendJson(response, 503, rpcError(JSON_RPC.internalError, message, id), { connection: 'close', 'retry-after': '1' });
 }
 
 /** Node's request as the SDK's adapter types it (a request that reached a server has its method). */

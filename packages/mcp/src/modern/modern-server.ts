@@ -1,6 +1,14 @@
 import type { AuditCallerContext } from '@libos/core';
 import type { ToolSummary } from '@libos/tools';
-import { CLIENT_INFO_META_KEY, type CallToolResult, type InputRequiredResult, Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  type CallToolResult,
+  type InputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { ApprovalRounds } from '../approvals/approval-rounds.js';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
@@ -8,6 +16,7 @@ import { runToolCall } from '../run-tool-call.js';
 import { toMcpTool } from '../to-mcp-tool.js';
 import { VERSION } from '../version.js';
 import type { ModernCall } from './modern-call.js';
+import { PreemptingServer } from './preempting-server.js';
 
 /** What one 2026-07-28 exchange carries into the server the SDK builds for it. */
 export interface ModernExchange {
@@ -33,6 +42,9 @@ export interface ModernServerOptions {
   readonly approvals: ApprovalRounds;
 }
 
+/** The same sentence a 2025-era session answers (docs/mcp.md, "JSON-RPC is exact"). */
+const NO_NAME = 'Invalid params: tools/call needs "name", the name of a tool as a string.';
+
 /** The tools never change while a server runs; a client may keep the list this long (an hour). */
 const DEFAULT_TOOLS_TTL_MS = 3_600_000;
 
@@ -44,7 +56,7 @@ const DEFAULT_TOOLS_TTL_MS = 3_600_000;
  */
 export function createModernServer(runtime: McpRuntime, exchange: ModernExchange, options: ModernServerOptions): Server {
   const published = (options.tools ?? runtime.tools).map(toMcpTool);
-  const server = new Server(
+  const server = new PreemptingServer(
     { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
     {
       capabilities: { tools: {} },
@@ -52,7 +64,35 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
       cacheHints: { 'tools/list': { ttlMs: options.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS, cacheScope: 'public' } },
       requestState: { verify: options.approvals.verify },
     },
+    (params, ctx) => preemptMalformedCall(params, ctx),
   );
+  /**
+   * A call the SDK's schema would refuse still goes to the runtime, so that it has its record: the
+   * pipeline refuses a call without a string name (then -32602, the 2025-era sentence) and
+   * arguments that are not an object (the tool failure invalid_arguments) before anything runs.
+   */
+  function preemptMalformedCall(params: Readonly<Record<string, unknown>>, ctx: ServerContext): Promise<CallToolResult> | undefined {
+    const named = typeof params.name === 'string';
+    if (named && (!Object.hasOwn(params, 'arguments') || isPlainObject(params.arguments))) return undefined;
+    return (async () => {
+      const call = await exchange.resolveCall(callerOf(ctx));
+      try {
+        const result = await runToolCall(call.process, params.name as string, params.arguments, callOptions(ctx));
+        if (!named) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NO_NAME);
+        return result;
+      } finally {
+        await call.release();
+      }
+    })();
+  }
+  const callOptions = (ctx: ServerContext) => ({
+    signal: exchange.signal,
+    caller: callerOf(ctx),
+    maxReplyBytes: options.maxReplyBytes,
+    tools: options.tools ?? runtime.tools,
+    log: options.log,
+  });
+
   server.setRequestHandler('tools/list', () => ({ tools: published }));
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const params = isPlainObject(exchange.body.params) ? exchange.body.params : {};
@@ -60,15 +100,7 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
     const call = await exchange.resolveCall(callerOf(ctx));
     try {
       const subject = { principal: call.principal, handle: call.handle, tool: name, arguments: params.arguments };
-      return await options.approvals.round(ctx, subject, () =>
-        runToolCall(call.process, name, params.arguments, {
-          signal: exchange.signal,
-          caller: callerOf(ctx),
-          maxReplyBytes: options.maxReplyBytes,
-          tools: options.tools ?? runtime.tools,
-          log: options.log,
-        }),
-      );
+      return await options.approvals.round(ctx, subject, () => runToolCall(call.process, name, params.arguments, callOptions(ctx)));
     } finally {
       await call.release();
     }

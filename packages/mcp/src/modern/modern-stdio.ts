@@ -34,8 +34,9 @@ export function createModernStdio(runtime: McpRuntime, process: McpProcess, opti
 
   async function answerModern(method: string, params: unknown, signal: AbortSignal): Promise<PreemptAnswer> {
     const body = { jsonrpc: '2.0', id: 0, method, params };
-    const request = new Request('http://stdio/mcp', { method: 'POST', headers: headersOf(method, params), signal });
-    const response = await endpoint.answer({ request, body, principal: STDIO_PRINCIPAL, resolveCall });
+    // A cancelled call is still answered (docs/mcp.md): the cancel reaches the call, not the request.
+    const request = new Request('http://stdio/mcp', { method: 'POST', headers: headersOf(method, params) });
+    const response = await endpoint.answer({ request, body, principal: STDIO_PRINCIPAL, resolveCall, signal });
     const answer: unknown = await response.json();
     if (isPlainObject(answer) && isPlainObject(answer.error)) return { error: answer.error as { code: number; message: string } };
     if (isPlainObject(answer) && isPlainObject(answer.result)) return { result: answer.result };
