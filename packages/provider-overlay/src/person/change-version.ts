@@ -13,7 +13,8 @@ const SET = /^s-[0-9a-f]{32}$/u;
 type VersionedRow = Pick<
   StoredHead,
   'path' | 'kind' | 'opaque' | 'sha256' | 'size' | 'base_kind' | 'base_sha256' | 'base_size' | 'base_files' | 'manifest_id' | 'change' | 'mode_of'
->;
+> &
+  Pick<StoredHead, 'moved_from'>;
 
 function digest(label: string, value: unknown): string {
   return createHash('sha256').update(label).update('\0').update(JSON.stringify(value)).digest('hex').slice(0, DIGEST_HEX);
@@ -38,6 +39,8 @@ export function changeVersion(row: VersionedRow): string {
     row.base_size,
     row.base_files,
     row.manifest_id,
+    // A rename's source enters only when there is one, so every other change keeps its version.
+    ...(row.moved_from === null || row.moved_from === undefined ? [] : [{ moved_from: row.moved_from }]),
   ])}`;
 }
 

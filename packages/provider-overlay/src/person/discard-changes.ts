@@ -6,6 +6,7 @@ import { checkDiscardHunks, hunksAt } from './apply-merge-options.js';
 import { discardHunks } from './discard-hunks.js';
 import type { DiscardOptions, DiscardResult, OverlayConflict } from '../overlay-types.js';
 import { checkPaths, landingRows, selectedRows } from './select-rows.js';
+import { refuseRenameHunks, renamePartners } from './rename-pairs.js';
 
 /**
  * Drops the selected changes (all when no paths are given) and everything the overlay holds below
@@ -36,6 +37,7 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
         }
       }
       const hunks = hunksAt(options.hunks, target);
+      if (hunks !== undefined) refuseRenameHunks(renamePartners(context.state.db, rows), { [target]: hunks });
       if (hunks !== undefined) {
         discardHunks(context, target, hunks);
         discarded.push(target);
@@ -48,6 +50,8 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
       } else {
         context.rows.remove(target);
         context.rows.removeBelow(target);
+        // The other half of a rename selected with it (`selectedRows`) goes too: a rename is dropped whole.
+        for (const row of rows) if (row.path !== target && !row.path.startsWith(`${target}/`)) context.rows.remove(row.path);
       }
     }
     if (discarded.length > 0 || !holdsToShown(shown)) context.history.clear();
