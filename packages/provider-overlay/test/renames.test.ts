@@ -142,6 +142,24 @@ describe('a rename lands or is dropped whole, as shown', () => {
     expect(await lowerText(lower, 'b.txt')).toBeNull();
   });
 
+  it('lands nothing shown as a rename once it stopped being one (the agent wrote the old name again)', async () => {
+    const { lower, overlay, agent, move } = await setUp({ 'a.txt': OLD });
+    await move('a.txt', 'b.txt');
+    const listed = await overlay.changes();
+    const shown = listed.changes.map((change) => change.version);
+    await agent.writeFile(path('a.txt'), bytes('a new a\n'), { overwrite: false });
+    // b.txt's bytes are the same, but it is an add now, not the rename the person was shown.
+    const result = await overlay.apply({ shown });
+    expect(result.applied).toEqual([]);
+    expect(result.conflicts.map((conflict) => [conflict.path, conflict.reason])).toEqual([
+      ['a.txt', 'changed_since_shown'],
+      ['b.txt', 'changed_since_shown'],
+    ]);
+    expect(await overlay.apply({ shownSet: listed.set_version as string })).toMatchObject({ applied: [] });
+    expect(await lowerText(lower, 'b.txt')).toBeNull();
+    expect(await lowerText(lower, 'a.txt')).toBe(OLD);
+  });
+
   it('discards both halves when one is named: the agent sees the old file again', async () => {
     const { overlay, agent, move } = await setUp({ 'a.txt': OLD });
     await move('a.txt', 'b.txt');

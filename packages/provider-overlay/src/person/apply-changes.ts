@@ -2,7 +2,7 @@ import { LibosError } from '@libos/core';
 import { beforeOf, forward, returnBase, type StepData, type StepPlan } from './apply-steps.js';
 import { activeApplies, journalApply, markApply, markItem, newApplyId, settleRow, type JournalItem } from './apply-journal.js';
 import { finishCommit, rollBack } from './recover-apply.js';
-import { changeVersion, checkShown, holdsToShown, setVersion, shownConflict, vanished } from './change-version.js';
+import { changeVersion, checkShown, holdsToShown, sameChange, setVersion, shownConflict, vanished } from './change-version.js';
 import type { EntryRow } from '../state/entry-rows.js';
 import { prefixesOf } from '../agent/locate-path.js';
 import { conflictOf, holds, observe, type Observed } from './lower-cas.js';
@@ -35,7 +35,8 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   refuseRenameHunks(partners, options.hunks);
   // What the person was shown is checked against the very rows whose bytes land (below), never
   // against a later read: a write of the agent after this point cannot slip into the apply.
-  if (shown.set !== undefined && setVersion(rows) !== shown.set) return nothingLands([shownConflict('.', setVersion(rows))]);
+  const setNow = setVersion(rows, partners);
+  if (shown.set !== undefined && setNow !== shown.set) return nothingLands([shownConflict('.', setNow)]);
   const applyId = newApplyId();
   const conflicts: OverlayConflict[] = holding ? vanished(options.paths, rows) : [];
   let items: JournalItem[] = [];
@@ -53,8 +54,9 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       continue;
     }
     const row = context.rows.get(path);
-    const version = row === undefined || row.change === null ? null : changeVersion(row);
-    if (holding && (version === null || version !== changeVersion(head) || (shown.changes !== undefined && !shown.changes.has(version)))) {
+    const version = row === undefined || row.change === null ? null : changeVersion(row, partners);
+    const same = row !== undefined && sameChange(row, head);
+    if (holding && (version === null || !same || (shown.changes !== undefined && !shown.changes.has(version)))) {
       // Moved since the set was read, or not a version the person named: nothing of it lands.
       if (shown.set !== undefined) return nothingLands([shownConflict(head.path, version)]);
       conflicts.push(shownConflict(head.path, version));

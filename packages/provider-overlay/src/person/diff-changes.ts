@@ -1,6 +1,6 @@
 import { LibosError, escapeForDisplay, utf8ByteLength, type WorkspacePath } from '@libos/core';
 import { unifiedDiffLines } from '@libos/provider-kit';
-import { changeVersion, setVersion } from './change-version.js';
+import { changeVersion, sameChange, setVersion } from './change-version.js';
 import type { EntryRow } from '../state/entry-rows.js';
 import { readWhole, sha256Hex } from '../agent/lower-files.js';
 import { readManifest } from '../state/manifest-store.js';
@@ -62,7 +62,7 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
     }
     const row = context.rows.get(path);
     // A row that moved after the selection was read is shown as it is now, but no set version is given.
-    if (row === undefined || changeVersion(row) !== changeVersion(head)) moved = true;
+    if (row === undefined || !sameChange(row, head)) moved = true;
     if (row === undefined || row.change === null) continue;
     // A rename is shown once, at its new name, from the file it was moved from (docs/overlay.md, "Renames").
     const partner = partners.get(row.path);
@@ -74,11 +74,11 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
           ? true
           : await emitRow(context, row, emit);
     if (!shown || cut) break;
-    versions.push({ path: row.path, version: changeVersion(row) });
+    versions.push({ path: row.path, version: changeVersion(row, partners) });
   }
   let text = out.length === 0 ? '' : `${out.join('\n')}\n`;
   if (cut) text += `# diff cut at ${maxBytes} bytes: pass a larger max_bytes or fewer paths to see the rest\n`;
-  return { text, truncated: cut, versions, set_version: cut || moved ? null : setVersion(heads) };
+  return { text, truncated: cut, versions, set_version: cut || moved ? null : setVersion(heads, partners) };
 }
 
 async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: readonly string[]) => boolean): Promise<boolean> {

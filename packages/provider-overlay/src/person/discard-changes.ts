@@ -20,7 +20,8 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
   // One write transaction: the check and the drop see the same rows, and no agent write comes between.
   return context.state.write(() => {
     if (shown.set !== undefined) {
-      const now = setVersion(landingRows(context, checked));
+      const selected = landingRows(context, checked);
+      const now = setVersion(selected, renamePartners(context.state.db, selected));
       if (now !== shown.set) return { discarded: [], conflicts: [shownConflict('.', now)] };
     }
     const targets = checked === undefined || checked.some(isRootPath) ? [ROOT_PATH] : checked;
@@ -28,16 +29,17 @@ export function discardChanges(context: OverlayContext, options: DiscardOptions 
     const conflicts: OverlayConflict[] = [];
     for (const target of targets) {
       const rows = selectedRows(context, [target]);
+      const partners = renamePartners(context.state.db, rows);
       if (shown.changes !== undefined) {
-        const moved = rows.filter((row) => !shown.changes?.has(changeVersion(row)));
+        const moved = rows.filter((row) => !shown.changes?.has(changeVersion(row, partners)));
         const gone = vanished([target], rows);
         if (moved.length > 0 || gone.length > 0) {
-          conflicts.push(...gone, ...moved.map((row) => shownConflict(row.path, changeVersion(row))));
+          conflicts.push(...gone, ...moved.map((row) => shownConflict(row.path, changeVersion(row, partners))));
           continue;
         }
       }
       const hunks = hunksAt(options.hunks, target);
-      if (hunks !== undefined) refuseRenameHunks(renamePartners(context.state.db, rows), { [target]: hunks });
+      if (hunks !== undefined) refuseRenameHunks(partners, { [target]: hunks });
       if (hunks !== undefined) {
         discardHunks(context, target, hunks);
         discarded.push(target);

@@ -23,7 +23,7 @@ export function changeOfRow(row: StoredHead, partner?: string): OverlayChange {
     current,
     files_within: row.base_kind === 'directory' ? (row.base_files ?? 0) : 0,
     ...(partner === undefined ? {} : row.kind === 'file' ? { moved_from: partner } : { moved_to: partner }),
-    version: changeVersion(row),
+    version: changeVersion(row, partner === undefined ? new Map() : new Map([[row.path, partner]])),
   };
 }
 
@@ -56,8 +56,8 @@ export function listChanges(context: OverlayContext, options: ChangesOptions = {
     const page = rows.slice(0, limit);
     const next = rows.length > limit ? encodeCursor((page.at(-1) as StoredHead).path) : null;
     // Only the first page hashes every change: a walk through all pages stays linear.
-    const set =
-      after === undefined ? setVersion(db.prepare<[], StoredHead>(`SELECT ${HEAD} FROM entries WHERE change IS NOT NULL ORDER BY path`).all()) : null;
+    const every = after === undefined ? db.prepare<[], StoredHead>(`SELECT ${HEAD} FROM entries WHERE change IS NOT NULL ORDER BY path`).all() : null;
+    const set = every === null ? null : setVersion(every, renamePartners(db, every));
     const partners = renamePartners(db, page);
     return { changes: page.map((row) => changeOfRow(row, partners.get(row.path))), totals, next_cursor: next, set_version: set };
   })();
