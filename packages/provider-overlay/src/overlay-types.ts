@@ -17,6 +17,13 @@ export interface OverlayChange {
   readonly current: ContentIdentity | null;
   /** Lower files a deleted or replaced directory held; 0 otherwise. */
   readonly files_within: number;
+  /**
+   * For a file the agent moved (docs/overlay.md, "Renames"): the lower file it was moved from, whose
+   * deletion is the other half of this rename. Absent for any other change.
+   */
+  readonly moved_from?: string;
+  /** For a deleted file the agent moved: where it went (the other half of the rename). */
+  readonly moved_to?: string;
   /** This change's version (`c-` and 32 hex digits): pass it as `shown` to act on exactly this change. */
   readonly version: string;
   /**
@@ -87,9 +94,17 @@ export interface DiffResult {
 /**
  * Why a change could not land: what the lower holds is not what the change was made from, or
  * (`changed_since_shown`) the change is not the version the person named, or (`refused_path`) the
- * path is one the workspace's rules refuse, so the lower is never asked.
+ * path is one the workspace's rules refuse, so the lower is never asked, or (`rename_partner`) the
+ * other half of its rename could not land (docs/overlay.md, "Renames"), so this half stays too.
  */
-export type ConflictReason = 'changed_on_disk' | 'created_on_disk' | 'deleted_on_disk' | 'changed_since_shown' | 'refused_path' | 'overlapping_edit';
+export type ConflictReason =
+  | 'changed_on_disk'
+  | 'created_on_disk'
+  | 'deleted_on_disk'
+  | 'changed_since_shown'
+  | 'refused_path'
+  | 'overlapping_edit'
+  | 'rename_partner';
 
 /** A path left as it is on disk and in the overlay. */
 export interface OverlayConflict {

@@ -26,6 +26,7 @@ export function bytes(size) {
 }
 
 export function sizeText(change) {
+  if (change.moved_from !== undefined && change.current) return `moved, ${bytes(change.current.size_bytes)}`;
   if (change.kind === 'directory') {
     return change.files_within > 0 ? `directory, ${change.files_within} ${change.files_within === 1 ? 'file' : 'files'}` : 'directory';
   }
@@ -38,7 +39,7 @@ export function diffLine(line, kind = kindOf(line)) {
 }
 
 function kindOf(line) {
-  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')) return 'meta';
+  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') || line.startsWith('rename ')) return 'meta';
   if (line.startsWith('@@')) return 'hunk';
   if (line.startsWith('+')) return 'add';
   if (line.startsWith('-')) return 'del';
@@ -103,11 +104,18 @@ export function plural(count, word) {
  * The totals line: every change, by kind, whatever the page shows, less the new directories that
  * are no row of their own (`folded`, all added).
  */
-export function showTotals(totals, folded = 0) {
+export function showTotals(totals, folded = 0, renames = []) {
   const node = document.getElementById('totals');
   node.replaceChildren();
   const parts = ['added', 'modified', 'deleted', 'replaced'];
   const counts = { ...totals, added: totals.added - folded };
+  // A rename listed as one row counts once, as renamed, not as its delete and its add.
+  for (const change of renames) {
+    counts[change.change] -= 1;
+    counts.deleted -= 1;
+  }
+  if (renames.length > 0) parts.push('renamed');
+  counts.renamed = renames.length;
   const all = parts.reduce((sum, kind) => sum + counts[kind], 0);
   node.append(element('strong', { text: `${all} ${all === 1 ? 'change' : 'changes'}` }), ': ');
   parts.forEach((kind, index) => {

@@ -2,9 +2,14 @@
 // versions it showed (docs/overlay.md, "Versions"), so the bytes that land are the bytes shown.
 import { element, short } from './review-format.js';
 
-/** The versions of the listed changes an action on `paths` concerns: at, below or above each path. */
+/**
+ * The versions of the listed changes an action on `paths` concerns: at, below or above each path,
+ * and the other half of a rename there (the overlay takes a rename whole: docs/overlay.md, "Renames").
+ */
 export function versionsFor(changes, paths) {
-  const concerns = (change) => paths.some((path) => change.path === path || change.path.startsWith(`${path}/`) || path.startsWith(`${change.path}/`));
+  const near = (at, path) => at === path || at.startsWith(`${path}/`) || path.startsWith(`${at}/`);
+  const concerns = (change) =>
+    paths.some((path) => near(change.path, path) || [change.moved_from, change.moved_to].some((other) => other !== undefined && near(other, path)));
   return changes.filter(concerns).map((change) => change.version);
 }
 
@@ -14,6 +19,7 @@ const REASON = {
   deleted_on_disk: 'deleted on disk since the agent started from it',
   changed_since_shown: 'the agent changed it after this page showed it',
   overlapping_edit: 'changed on disk where the agent changed it too, so these hunks stay in the overlay',
+  rename_partner: 'half of a rename whose other half could not land, so neither was written',
 };
 
 /** True when a result says the agent moved something the page showed. */
@@ -42,12 +48,16 @@ export function showConflicts(conflicts) {
 /**
  * The changes shown as rows: a new directory is no row of its own while a change below it is listed
  * (applying or discarding that change takes the directory with it); an empty new directory, and a
- * deleted or replaced one, still is.
+ * deleted or replaced one, still is. A rename is one row, at its new name, while both halves are listed.
  */
 export function rowsOf(changes) {
   const within = (dir) => changes.some((other) => other.path.startsWith(`${dir.path}/`));
-  return changes.filter((change) => !(change.kind === 'directory' && change.change === 'added' && within(change)));
+  const renamedAway = (change) => change.moved_to !== undefined && changes.some((other) => other.path === change.moved_to);
+  return changes.filter((change) => !(change.kind === 'directory' && change.change === 'added' && within(change)) && !renamedAway(change));
 }
+
+/** True for the new half of a rename whose old half is listed too: one row, `old → new`. */
+export const isRename = (change, changes) => change.moved_from !== undefined && changes.some((other) => other.path === change.moved_from);
 
 const STEP = { j: 1, n: 1, k: -1, p: -1 };
 

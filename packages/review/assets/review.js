@@ -2,7 +2,7 @@
 // markup, so a hostile file name or diff line stays text.
 import { bytes, diffRows, element, plural, showTotals, sizeText } from './review-format.js';
 import { addHunkPicks } from './review-hunks.js';
-import { movedSinceShown, rowsOf, showConflicts, stepOf, stepTo, versionsFor } from './review-shown.js';
+import { isRename, movedSinceShown, rowsOf, showConflicts, stepOf, stepTo, versionsFor } from './review-shown.js';
 
 const TOKEN_KEY = 'libos-review-token';
 const state = { token: null, changes: [], cursor: null, setVersion: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
@@ -33,7 +33,7 @@ async function api(path, body) {
 
 const MOVED = 'Nothing done: the agent changed what this page showed. Reload the changes to see them as they are now.';
 
-const SYMBOL = { added: '+', modified: '~', deleted: '−', replaced: '±' };
+const SYMBOL = { added: '+', modified: '~', deleted: '−', replaced: '±', renamed: '→' };
 
 function say(text, isError = false) {
   const status = $('status');
@@ -45,13 +45,18 @@ function renderRows() {
   const rows = $('change-rows');
   rows.replaceChildren();
   const shown = rowsOf(state.changes);
-  showTotals(state.totals, state.changes.length - shown.length);
+  const renames = shown.filter((change) => isRename(change, state.changes));
+  showTotals(state.totals, state.changes.length - shown.length - renames.length, renames);
   for (const change of shown) {
+    const renamed = renames.includes(change);
+    // A rename reads old → new; its path stays the new one, which the overlay pairs with the old.
+    const label = renamed ? `${change.moved_from_text} → ${change.path_text}` : change.path_text;
+    const kind = renamed ? 'renamed' : change.change;
     const selectId = `select-${state.changes.indexOf(change)}`;
     const checkbox = element('input', {
       type: 'checkbox',
       id: selectId,
-      'aria-label': `Select ${change.path_text}`,
+      'aria-label': `Select ${label}`,
       onchange: (event) => {
         if (event.target.checked) state.selected.add(change.path);
         else state.selected.delete(change.path);
@@ -62,12 +67,12 @@ function renderRows() {
     const open = element('button', {
       type: 'button',
       class: 'link',
-      text: change.path_text,
+      text: label,
       'aria-current': state.current === change.path ? 'true' : 'false',
-      'aria-label': `Show the diff of ${change.path_text}`,
+      'aria-label': `Show the diff of ${label}`,
       onclick: () => showDiff(change),
     });
-    const badge = element('span', { class: `badge ${change.change}`, text: `${SYMBOL[change.change]} ${change.change}` });
+    const badge = element('span', { class: `badge ${kind}`, text: `${SYMBOL[kind]} ${kind}` });
     const cells = [
       element('td', {}, [checkbox]),
       element('td', { class: 'path' }, [open]),
@@ -81,14 +86,14 @@ function renderRows() {
           type: 'button',
           class: 'small',
           text: 'Apply',
-          'aria-label': `Apply ${change.path_text}`,
+          'aria-label': `Apply ${label}`,
           onclick: () => act('apply', [change.path]),
         }),
         element('button', {
           type: 'button',
           class: 'small quiet',
           text: 'Discard',
-          'aria-label': `Discard ${change.path_text}`,
+          'aria-label': `Discard ${label}`,
           onclick: () => act('discard', [change.path]),
         }),
       ]),
@@ -161,7 +166,10 @@ async function showDiff(change) {
     state.currentVersion = versions.find((item) => item.path === change.path)?.version ?? null;
     const lines = text.replace(/\n$/, '').split('\n');
     const binary = lines.find((line) => line.startsWith('Binary files '));
-    view.setAttribute('aria-label', `Diff of ${change.path_text}`);
+    view.setAttribute(
+      'aria-label',
+      `Diff of ${isRename(change, state.changes) ? `${change.moved_from_text} → ${change.path_text}` : change.path_text}`,
+    );
     if (binary !== undefined && change.kind === 'file') {
       view.replaceChildren(
         element('div', { class: 'binary' }, [
@@ -177,7 +185,8 @@ async function showDiff(change) {
       );
     } else {
       view.replaceChildren(element('div', { class: 'diff-rows' }, diffRows(lines, truncated)));
-      addHunkPicks(view, change.path_text, (kind, hunks) => act(kind, [change.path], 'per_file', hunks));
+      // A rename lands or is dropped whole: no hunk of it is offered on its own.
+      if (!isRename(change, state.changes)) addHunkPicks(view, change.path_text, (kind, hunks) => act(kind, [change.path], 'per_file', hunks));
     }
     view.focus();
   } catch (error) {
@@ -188,7 +197,8 @@ async function showDiff(change) {
 async function act(kind, paths, mode, hunks) {
   if (kind === 'discard') {
     const one = paths?.length === 1 ? state.changes.find((change) => change.path === paths[0]) : undefined;
-    const what = paths === undefined ? 'every change' : one !== undefined ? one.path_text : plural(paths.length, 'change');
+    const named = one !== undefined && isRename(one, state.changes) ? `the rename ${one.moved_from_text} → ${one.path_text}` : one?.path_text;
+    const what = paths === undefined ? 'every change' : named !== undefined ? named : plural(paths.length, 'change');
     if (!confirm(`Discard ${what}? The agent's version is dropped and cannot be brought back.`)) return;
   }
   // The versions shown: of the whole listing for "all", of each listed change a selection concerns.

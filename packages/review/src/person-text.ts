@@ -8,9 +8,14 @@ import type { DiffResult, OverlayChange, OverlayConflict } from '@libos/provider
  */
 export const forPerson = (text: string): string => escapeForDisplay(text);
 
-/** Each change with its path as a person may read it. */
+/** Each change with its path (and a rename's other path) as a person may read it. */
 export function shownChanges(changes: readonly OverlayChange[]): (OverlayChange & { readonly path_text: string })[] {
-  return changes.map((change) => ({ ...change, path_text: forPerson(change.path) }));
+  return changes.map((change) => ({
+    ...change,
+    path_text: forPerson(change.path),
+    ...(change.moved_from === undefined ? {} : { moved_from_text: forPerson(change.moved_from) }),
+    ...(change.moved_to === undefined ? {} : { moved_to_text: forPerson(change.moved_to) }),
+  }));
 }
 
 /**

@@ -68,6 +68,8 @@ function resolution(conflict: OverlayConflict, shown: string): string {
       return `the agent changed it after you were shown it: look again (libos diff ${shown}), then apply the version you saw`;
     case 'refused_path':
       return `the workspace's rules refuse this path: drop the change with libos discard ${shown}`;
+    case 'rename_partner':
+      return `${shown} is half of a rename whose other half could not land (see its own conflict), so neither was written: resolve that one, then apply again`;
     case 'overlapping_edit':
       return `hunks ${(conflict.hunks ?? []).join(', ')} of the agent's overlap your edits and stay in the overlay; keep yours: libos discard ${shown} (or --hunks N); take the agent's: edit ${shown} as the diff shows, then libos discard ${shown}`;
     default:

@@ -37,7 +37,9 @@ nothing: one conflict and nothing lands, so the project is never left half chang
 lands on its own. Prints {apply_id, applied, conflicts}; exits 0, or 3 when some paths conflicted
 (they stay as they are). For each conflict stderr shows your version on disk (---) against the
 agent's (+++) as a diff, and how to resolve it: keep yours with libos discard PATH; take the
-agent's (or merge) by editing PATH as shown, then libos discard PATH.
+agent's (or merge) by editing PATH as shown, then libos discard PATH. A file the agent moved is a
+rename (changes lists moved_from and moved_to, diff shows rename from/to): it lands whole, naming
+either its old or its new path takes both, and if one half conflicts neither lands (rename_partner).
 
   --all-or-nothing       Apply nothing if any path conflicts (the default without PATHs)
   --per-file             Land every change that can land, even if others conflict
@@ -61,7 +63,7 @@ ${COMMON}`,
 Drops the agent's changes (all, or those at or below each PATH); the agent sees the workspace there
 again. Nothing keeps a copy, so in a terminal it first says how many changes, files and bytes are
 lost and asks y/N (exit 1 on no); without a terminal it needs --yes. Prints {discarded, conflicts};
-exits 3 when something was not the version shown.
+exits 3 when something was not the version shown. A rename is dropped whole, as apply lands it.
 
   --yes                  Do not ask (needed without a terminal)
   --shown VERSION        Drop only what you were shown, as for libos apply: a PATH with any change

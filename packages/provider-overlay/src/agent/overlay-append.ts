@@ -49,7 +49,14 @@ export function overlayAppendFile(context: OverlayContext, path: WorkspacePath, 
         return { bytesAppended: tail.length, sizeBytes: size, created: false };
       }
       const lowerBytes = observed.at === 'lower' ? observed.size : 0;
-      const row = fileRow(path, tail, lowerManifestStore(context, observed.base), at, observed.probe.row?.mode_of ?? null);
+      const row = fileRow(
+        path,
+        tail,
+        lowerManifestStore(context, observed.base),
+        at,
+        observed.probe.row?.mode_of ?? null,
+        observed.probe.row?.moved_from ?? null,
+      );
       editor.put({ ...row, sha256: after.sha256, size: lowerBytes + tail.length, lower_bytes: lowerBytes, hash_state: after.state });
       return { bytesAppended: tail.length, sizeBytes: lowerBytes + tail.length, created: observed.at === 'new' };
     },

@@ -27,6 +27,7 @@ import {
   lowerBase,
   missingParents,
   modeOfSource,
+  movedFromOf,
   probePath,
   probeSource,
   whiteoutRow,
@@ -81,10 +82,14 @@ export interface Transfer {
   readonly bytes: Uint8Array;
 }
 
-/** Writes the target of a copy or a rename: its missing parents, then a row of the source's bytes and mode. */
-export function putTransfer(context: OverlayContext, editor: CallEditor, to: WorkspacePath, transfer: Transfer, at: string): void {
+/**
+ * Writes the target of a copy or a rename: its missing parents, then a row of the source's bytes
+ * and mode; a rename's row also names the lower file it was moved from (`movedFromOf`).
+ */
+export function putTransfer(context: OverlayContext, editor: CallEditor, to: WorkspacePath, transfer: Transfer, at: string, moves = false): void {
   putParents(context, editor, transfer.target, at);
-  editor.put(fileRow(to, transfer.bytes, lowerManifestStore(context, transfer.targetBase), at, modeOfSource(transfer.source)));
+  const movedFrom = moves ? movedFromOf(transfer.source) : null;
+  editor.put(fileRow(to, transfer.bytes, lowerManifestStore(context, transfer.targetBase), at, modeOfSource(transfer.source), movedFrom));
 }
 
 /** `writeFile` in the agent's view: the bytes land in the overlay, the base is recorded once. */
@@ -116,7 +121,8 @@ export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, b
       putParents(context, editor, probe, at);
       // A replaced file keeps its mode, as on the lower: the mode a copied row carries stays; a given mode is the row's own.
       const modeOf = mode === undefined ? (probe.row?.mode_of ?? null) : explicitModeOf(mode);
-      editor.put(fileRow(path, copy, lowerManifestStore(context, base), at, modeOf));
+      // A moved file written again is still the file moved (a rename with edits).
+      editor.put(fileRow(path, copy, lowerManifestStore(context, base), at, modeOf, probe.row?.moved_from ?? null));
       return { created: probe.kind === 'missing' };
     },
   );
@@ -264,7 +270,7 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
     (probed, begin) => {
       if (probed === undefined) return { replaced: false };
       const editor = begin([from, to]);
-      putTransfer(context, editor, to, probed, context.now());
+      putTransfer(context, editor, to, probed, context.now(), true);
       removeOrHide(context, editor, from, probed.sourceBase);
       return { replaced: probed.target.kind === 'file' };
     },

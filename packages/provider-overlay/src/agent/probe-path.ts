@@ -149,8 +149,18 @@ export function directoryRow(path: WorkspacePath, base: RecordedBase, at: string
   };
 }
 
-/** An overlay file row holding `bytes` (not copied: the caller hands them over) with the mode of `modeOf`. */
-export function fileRow(path: WorkspacePath, bytes: Uint8Array, base: RecordedBase, at: string, modeOf: string | null = null): EntryRow {
+/**
+ * An overlay file row holding `bytes` (not copied: the caller hands them over) with the mode of
+ * `modeOf`, moved from the lower file `movedFrom` when it is a rename's target (or carries one).
+ */
+export function fileRow(
+  path: WorkspacePath,
+  bytes: Uint8Array,
+  base: RecordedBase,
+  at: string,
+  modeOf: string | null = null,
+  movedFrom: string | null = null,
+): EntryRow {
   const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
     ...directoryRow(path, base, at),
@@ -159,6 +169,7 @@ export function fileRow(path: WorkspacePath, bytes: Uint8Array, base: RecordedBa
     sha256: sha256Hex(bytes),
     size: bytes.length,
     mode_of: modeOf,
+    moved_from: movedFrom === path ? null : movedFrom,
     lower_bytes: 0,
     hash_state: null,
   };
@@ -173,6 +184,17 @@ export function modeOfSource(source: Probe): string {
   if (row === undefined) return source.path;
   if (row.mode_of !== undefined && row.mode_of !== null) return row.mode_of;
   return row.base_kind === 'file' ? row.path : '';
+}
+
+/**
+ * The lower file a move of the probed file carries (docs/overlay.md, "Renames"): the one its row
+ * was already moved from, else its own lower file (unchanged or edited), else none (the agent made it).
+ */
+export function movedFromOf(source: Probe): string | null {
+  const { row } = source;
+  if (row === undefined) return source.path;
+  if (row.moved_from !== undefined && row.moved_from !== null) return row.moved_from;
+  return row.base_kind === 'file' ? row.path : null;
 }
 
 /** A whiteout row: the path is deleted in the agent's view. */

@@ -2,7 +2,7 @@ import { LibosError } from '@libos/core';
 import { beforeOf, forward, returnBase, type StepData, type StepPlan } from './apply-steps.js';
 import { activeApplies, journalApply, markApply, markItem, newApplyId, settleRow, type JournalItem } from './apply-journal.js';
 import { finishCommit, rollBack } from './recover-apply.js';
-import { changeVersion, checkShown, holdsToShown, setVersion, shownConflict, vanished } from './change-version.js';
+import { changeVersion, checkShown, holdsToShown, sameChange, setVersion, shownConflict, vanished } from './change-version.js';
 import type { EntryRow } from '../state/entry-rows.js';
 import { prefixesOf } from '../agent/locate-path.js';
 import { conflictOf, holds, observe, type Observed } from './lower-cas.js';
@@ -16,6 +16,7 @@ import { refusalOf } from './state-path-guard.js';
 import { checkHunks, mergeOptions, theirBytes, withInPlace, withMerged } from './apply-merge-options.js';
 import { mergedStep, settleInPlace, type MergedStep } from './merge-step.js';
 import { readStatePath } from '../state/state-path.js';
+import { holdRenames, refuseRenameHunks, renamePartners } from './rename-pairs.js';
 
 /**
  * Writes the selected changes into the lower (docs/overlay.md, "apply"). Every step is journaled
@@ -30,12 +31,15 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
   const holding = holdsToShown(shown);
   const rows = landingRows(context, options.paths);
   checkHunks(options, shown, rows);
+  const partners = renamePartners(context.state.db, rows);
+  refuseRenameHunks(partners, options.hunks);
   // What the person was shown is checked against the very rows whose bytes land (below), never
   // against a later read: a write of the agent after this point cannot slip into the apply.
-  if (shown.set !== undefined && setVersion(rows) !== shown.set) return nothingLands([shownConflict('.', setVersion(rows))]);
+  const setNow = setVersion(rows, partners);
+  if (shown.set !== undefined && setNow !== shown.set) return nothingLands([shownConflict('.', setNow)]);
   const applyId = newApplyId();
   const conflicts: OverlayConflict[] = holding ? vanished(options.paths, rows) : [];
-  const items: JournalItem[] = [];
+  let items: JournalItem[] = [];
   const blocked = new Set<string>();
   const replacedFiles = new Set<string>();
   const inPlace: NonNullable<MergedStep['inPlace']>[] = [];
@@ -50,8 +54,9 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       continue;
     }
     const row = context.rows.get(path);
-    const version = row === undefined || row.change === null ? null : changeVersion(row);
-    if (holding && (version === null || version !== changeVersion(head) || (shown.changes !== undefined && !shown.changes.has(version)))) {
+    const version = row === undefined || row.change === null ? null : changeVersion(row, partners);
+    const same = row !== undefined && sameChange(row, head);
+    if (holding && (version === null || !same || (shown.changes !== undefined && !shown.changes.has(version)))) {
       // Moved since the set was read, or not a version the person named: nothing of it lands.
       if (shown.set !== undefined) return nothingLands([shownConflict(head.path, version)]);
       conflicts.push(shownConflict(head.path, version));
@@ -94,6 +99,9 @@ export async function applyChanges(context: OverlayContext, options: ApplyOption
       row,
     });
   }
+  const landing = new Set([...items, ...inPlace].map((step) => step.row.path));
+  items = holdRenames(partners, items, landing, conflicts).map((item, ord) => ({ ...item, ord }));
+  inPlace.splice(0, inPlace.length, ...holdRenames(partners, inPlace, landing, conflicts));
   if (mode === 'all_or_nothing' && conflicts.length > 0) return { apply_id: null, applied: [], conflicts };
   if (items.length === 0) return withInPlace({ apply_id: null, applied: [], conflicts }, settleInPlace(context, inPlace));
   context.state.write(() => journalApply(context, applyId, mode, items));

@@ -13,7 +13,8 @@ const SET = /^s-[0-9a-f]{32}$/u;
 type VersionedRow = Pick<
   StoredHead,
   'path' | 'kind' | 'opaque' | 'sha256' | 'size' | 'base_kind' | 'base_sha256' | 'base_size' | 'base_files' | 'manifest_id' | 'change' | 'mode_of'
->;
+> &
+  Pick<StoredHead, 'moved_from'>;
 
 function digest(label: string, value: unknown): string {
   return createHash('sha256').update(label).update('\0').update(JSON.stringify(value)).digest('hex').slice(0, DIGEST_HEX);
@@ -23,8 +24,12 @@ function digest(label: string, value: unknown): string {
  * The version of one change (docs/overlay.md, "Versions"): a hash of everything that decides what
  * would land (its path, what the agent left there by content and mode owner, and the base it was
  * made from). The agent's bytes enter by their SHA-256, which the row keeps equal to its content.
+ * A moved file's `moved_from` enters only while it is half of a rename (`partners`, from
+ * `renamePartners`): a rename that stops being one (the agent wrote the old name again) is a new
+ * version, so what was shown as a rename never lands as a lone add.
  */
-export function changeVersion(row: VersionedRow): string {
+export function changeVersion(row: VersionedRow, partners: ReadonlyMap<string, string>): string {
+  const movedFrom = row.moved_from !== null && row.moved_from !== undefined && partners.has(row.path) ? row.moved_from : null;
   return `c-${digest('libos overlay change v1', [
     row.path,
     row.change,
@@ -38,12 +43,26 @@ export function changeVersion(row: VersionedRow): string {
     row.base_size,
     row.base_files,
     row.manifest_id,
+    // A rename's source enters only when there is one, so every other change keeps its version.
+    ...(movedFrom === null ? [] : [{ moved_from: movedFrom }]),
   ])}`;
 }
 
+/** True when two reads of a row hold the same change, its recorded move included. */
+export function sameChange(left: VersionedRow, right: VersionedRow): boolean {
+  const recorded = new Map([
+    [left.path, ''],
+    [right.path, ''],
+  ]);
+  return changeVersion(left, recorded) === changeVersion(right, recorded);
+}
+
 /** The version of a set of changes: of their versions in path order, so any change added, gone or moved alters it. */
-export function setVersion(rows: readonly VersionedRow[]): string {
-  return `s-${digest('libos overlay set v1', rows.map(changeVersion))}`;
+export function setVersion(rows: readonly VersionedRow[], partners: ReadonlyMap<string, string>): string {
+  return `s-${digest(
+    'libos overlay set v1',
+    rows.map((row) => changeVersion(row, partners)),
+  )}`;
 }
 
 /** What a person says they were shown, checked. */

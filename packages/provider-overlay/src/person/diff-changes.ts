@@ -1,6 +1,6 @@
 import { LibosError, escapeForDisplay, utf8ByteLength, type WorkspacePath } from '@libos/core';
 import { unifiedDiffLines } from '@libos/provider-kit';
-import { changeVersion, setVersion } from './change-version.js';
+import { changeVersion, sameChange, setVersion } from './change-version.js';
 import type { EntryRow } from '../state/entry-rows.js';
 import { readWhole, sha256Hex } from '../agent/lower-files.js';
 import { readManifest } from '../state/manifest-store.js';
@@ -9,6 +9,7 @@ import type { DiffOptions, DiffResult } from '../overlay-types.js';
 import { landingRows } from './select-rows.js';
 import { mergePreview, numberHunks } from './diff-merge-preview.js';
 import { pathBelow, readStatePath } from '../state/state-path.js';
+import { renamePartners } from './rename-pairs.js';
 
 const DEFAULT_MAX_BYTES = 1 << 20;
 const strict = new TextDecoder('utf-8', { fatal: true });
@@ -51,6 +52,7 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
   const heads = landingRows(context, options.paths);
   const versions: { path: string; version: string }[] = [];
   let moved = false;
+  const partners = renamePartners(context.state.db, heads);
   for (const head of heads) {
     const path = readStatePath(head.path);
     if (path instanceof LibosError) {
@@ -60,14 +62,23 @@ export async function diffChanges(context: OverlayContext, options: DiffOptions 
     }
     const row = context.rows.get(path);
     // A row that moved after the selection was read is shown as it is now, but no set version is given.
-    if (row === undefined || changeVersion(row) !== changeVersion(head)) moved = true;
+    if (row === undefined || !sameChange(row, head)) moved = true;
     if (row === undefined || row.change === null) continue;
-    if (!(await emitRow(context, row, emit)) || cut) break;
-    versions.push({ path: row.path, version: changeVersion(row) });
+    // A rename is shown once, at its new name, from the file it was moved from (docs/overlay.md, "Renames").
+    const partner = partners.get(row.path);
+    const from = row.kind === 'file' && partner !== undefined ? readStatePath(partner) : undefined;
+    const shown =
+      from !== undefined && !(from instanceof LibosError)
+        ? await emitRename(context, from, row, emit)
+        : partner !== undefined && row.kind === 'whiteout'
+          ? true
+          : await emitRow(context, row, emit);
+    if (!shown || cut) break;
+    versions.push({ path: row.path, version: changeVersion(row, partners) });
   }
   let text = out.length === 0 ? '' : `${out.join('\n')}\n`;
   if (cut) text += `# diff cut at ${maxBytes} bytes: pass a larger max_bytes or fewer paths to see the rest\n`;
-  return { text, truncated: cut, versions, set_version: cut || moved ? null : setVersion(heads) };
+  return { text, truncated: cut, versions, set_version: cut || moved ? null : setVersion(heads, partners) };
 }
 
 async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: readonly string[]) => boolean): Promise<boolean> {
@@ -101,6 +112,27 @@ async function emitRow(context: OverlayContext, row: EntryRow, emit: (lines: rea
     return emit(fileDiff(path, base, Buffer.concat([base, stored]), false));
   }
   return emit(fileDiff(path, base, current, drifted));
+}
+
+/** `diff --git` and `rename from`/`rename to` lines as git writes them, then the bytes' diff if they changed too. */
+async function emitRename(
+  context: OverlayContext,
+  from: WorkspacePath,
+  row: EntryRow,
+  emit: (lines: readonly string[]) => boolean,
+): Promise<boolean> {
+  const [oldName, newName] = [escapeForDisplay(from), escapeForDisplay(row.path)];
+  const header = [`diff --git a/${oldName} b/${newName}`, `rename from ${oldName}`, `rename to ${newName}`];
+  const base = await lowerBytes(context, from);
+  const stored = row.kind === 'file' && (row.lower_bytes ?? 0) === 0 ? new Uint8Array(row.content ?? Buffer.alloc(0)) : null;
+  if (base !== null && stored !== null && sha256Hex(base) === sha256Hex(stored)) return emit(header);
+  // The file moved is the deleted half's base: shown against the disk, with a note, if it changed there.
+  const drifted = base === null || sha256Hex(base) !== context.rows.head(from)?.base_sha256;
+  const lines = fileDiff(from, base, stored, drifted && base !== null);
+  // The new side's header names the new path, quoted as the diff quotes any name.
+  const at = lines.findIndex((line) => line.startsWith('+++ '));
+  if (at !== -1) lines[at] = unifiedDiffLines(row.path, '', '\n')[1] as string;
+  return emit([...header, ...lines]);
 }
 
 // The base bytes are what the lower holds now, when it still holds the base; a drifted file is

@@ -64,12 +64,13 @@ export function forkOverlay(context: OverlayContext, to: string, lowerRoot: stri
 type Row = Record<string, unknown>;
 
 /**
- * A row's workspace paths (its own, and the lower file whose mode it carries) decoded as every read
+ * A row's workspace paths (its own, the lower file whose mode it carries, the one it was moved from) decoded as every read
  * of the state decodes them (`state-path.ts`): a path no libOS call could have stored throws its
  * refusal, so a crafted state is never carried into a fork (nothing of the fork is left behind).
  */
 function decodePaths(row: Row): Row {
   if (typeof row.mode_of === 'string') readModeOf(row.mode_of);
+  if (typeof row.moved_from === 'string') decodeStatePath(row.moved_from);
   return { ...row, path: decodeStatePath(String(row.path)) };
 }
 

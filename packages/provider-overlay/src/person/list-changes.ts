@@ -1,16 +1,17 @@
 import { LibosError } from '@libos/core';
 import { changeVersion, setVersion } from './change-version.js';
+import { renamePartners } from './rename-pairs.js';
 import type { StoredHead } from '../state/entry-rows.js';
 import type { OverlayContext } from '../overlay-context.js';
 import type { ChangeTotals, ChangesOptions, ChangesResult, OverlayChange } from '../overlay-types.js';
 
 const HEAD =
-  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of';
+  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of, moved_from';
 const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 100_000;
 
-/** A person's view of one changed row. */
-export function changeOfRow(row: StoredHead): OverlayChange {
+/** A person's view of one changed row; `partner`: the other half of its rename, if it is one. */
+export function changeOfRow(row: StoredHead, partner?: string): OverlayChange {
   const base = row.base_kind === 'file' && row.base_sha256 !== null ? { sha256: row.base_sha256, size_bytes: row.base_size ?? 0 } : null;
   const current = row.kind === 'file' && row.sha256 !== null ? { sha256: row.sha256, size_bytes: row.size ?? 0 } : null;
   const kind = row.kind === 'file' ? 'file' : row.kind === 'directory' ? 'directory' : row.base_kind === 'directory' ? 'directory' : 'file';
@@ -21,7 +22,8 @@ export function changeOfRow(row: StoredHead): OverlayChange {
     base,
     current,
     files_within: row.base_kind === 'directory' ? (row.base_files ?? 0) : 0,
-    version: changeVersion(row),
+    ...(partner === undefined ? {} : row.kind === 'file' ? { moved_from: partner } : { moved_to: partner }),
+    version: changeVersion(row, partner === undefined ? new Map() : new Map([[row.path, partner]])),
   };
 }
 
@@ -54,9 +56,10 @@ export function listChanges(context: OverlayContext, options: ChangesOptions = {
     const page = rows.slice(0, limit);
     const next = rows.length > limit ? encodeCursor((page.at(-1) as StoredHead).path) : null;
     // Only the first page hashes every change: a walk through all pages stays linear.
-    const set =
-      after === undefined ? setVersion(db.prepare<[], StoredHead>(`SELECT ${HEAD} FROM entries WHERE change IS NOT NULL ORDER BY path`).all()) : null;
-    return { changes: page.map(changeOfRow), totals, next_cursor: next, set_version: set };
+    const every = after === undefined ? db.prepare<[], StoredHead>(`SELECT ${HEAD} FROM entries WHERE change IS NOT NULL ORDER BY path`).all() : null;
+    const set = every === null ? null : setVersion(every, renamePartners(db, every));
+    const partners = renamePartners(db, page);
+    return { changes: page.map((row) => changeOfRow(row, partners.get(row.path))), totals, next_cursor: next, set_version: set };
   })();
 }
 

@@ -1,7 +1,7 @@
 import { LibosError } from '@libos/core';
 import type { JournalItem } from './apply-journal.js';
 import type { StepData } from './apply-steps.js';
-import { changeVersion } from './change-version.js';
+import { sameChange } from './change-version.js';
 import type { EntryRow, RowHead } from '../state/entry-rows.js';
 import { sha256Hex } from '../agent/lower-files.js';
 import type { Observed } from './lower-cas.js';
@@ -124,7 +124,7 @@ function selectionOf(path: string, hunks: readonly number[] | undefined, theirs:
  */
 export function settleMerged(context: OverlayContext, item: JournalItem, merge: MergePlan): void {
   const row = context.rows.get(item.row.path);
-  if (row === undefined || merge.keeps_base || changeVersion(row) !== changeVersion(item.row)) return;
+  if (row === undefined || merge.keeps_base || !sameChange(row, item.row)) return;
   if (merge.rest_sha256 === null) {
     context.rows.remove(row.path);
     return;
@@ -163,7 +163,7 @@ export function settleInPlace(context: OverlayContext, steps: readonly NonNullab
     const settled: MergedPath[] = [];
     for (const step of steps) {
       const now = context.rows.get(step.row.path);
-      if (now === undefined || changeVersion(now) !== changeVersion(step.row)) continue;
+      if (now === undefined || !sameChange(now, step.row)) continue;
       if (step.rest === null) context.rows.remove(now.path);
       else {
         const base = keepText(context, step.landed);

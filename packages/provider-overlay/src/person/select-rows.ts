@@ -3,9 +3,10 @@ import type { StoredHead } from '../state/entry-rows.js';
 import { readStatePath } from '../state/state-path.js';
 import { prefixesOf } from '../agent/locate-path.js';
 import type { OverlayContext } from '../overlay-context.js';
+import { renamePartners } from './rename-pairs.js';
 
 const HEAD =
-  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of';
+  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of, moved_from';
 
 /** Checks person-given paths: canonical root-relative identities only. */
 export function checkPaths(paths: readonly string[] | undefined): WorkspacePath[] | undefined {
@@ -22,7 +23,8 @@ export function checkPaths(paths: readonly string[] | undefined): WorkspacePath[
  * The changed rows a person selected, in path order: every change at or below one of `paths`
  * (all changes when none are given). Each given path costs one indexed range scan. Rows come as
  * stored: a person sees, discards and is refused (`refused_path`) even a row of a crafted state,
- * so each action decodes the path it acts on (`readStatePath`).
+ * so each action decodes the path it acts on (`readStatePath`). A rename is one change in two rows
+ * (docs/overlay.md, "Renames"): naming either half selects both, so no action takes half of one.
  */
 export function selectedRows(context: OverlayContext, paths: readonly string[] | undefined): StoredHead[] {
   const checked = checkPaths(paths);
@@ -35,6 +37,11 @@ export function selectedRows(context: OverlayContext, paths: readonly string[] |
   );
   const found = new Map<string, StoredHead>();
   for (const path of checked) for (const row of at.all(path, `${path}/`, `${path}0`)) found.set(row.path, row);
+  const one = db.prepare<[string], StoredHead>(`SELECT ${HEAD} FROM entries WHERE path = ?`);
+  for (const partner of renamePartners(db, [...found.values()]).keys()) {
+    const row = found.has(partner) ? undefined : one.get(partner);
+    if (row !== undefined) found.set(row.path, row);
+  }
   return [...found.values()].sort((left, right) => compareCodePoints(left.path, right.path));
 }
 

@@ -39,6 +39,11 @@ export interface EntryRow {
    */
   readonly mode_of?: string | null;
   /**
+   * The lower file this file was moved from (docs/overlay.md, "Renames"): set by a rename of a file
+   * that has a lower base, carried through later writes and moves; null for any other file.
+   */
+  readonly moved_from?: string | null;
+  /**
    * How many first bytes of a file are its base file, left on the lower (a first append to an
    * unchanged lower file copies nothing); `content` and the segments hold the bytes from there on.
    * 0 (or absent, in rows from before) when the overlay holds every byte.
@@ -55,7 +60,7 @@ export type RowHead = Omit<EntryRow, 'content'>;
 export type StoredHead = Omit<RowHead, 'path'> & { readonly path: string };
 
 const HEAD =
-  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of, lower_bytes, hash_state';
+  'path, parent, name, kind, opaque, sha256, size, modified_at, base_kind, base_sha256, base_size, base_files, manifest_id, change, mode_of, lower_bytes, hash_state, moved_from';
 
 /** The change a person sees for `row` (docs/overlay.md, "The base"). */
 export function changeOf(row: Pick<EntryRow, 'kind' | 'sha256' | 'base_kind' | 'base_sha256' | 'base_files'>): ChangeKind | null {
@@ -79,7 +84,7 @@ export function createRowStatements(db: Database.Database) {
   );
   const upsert = db.prepare(
     `INSERT OR REPLACE INTO entries (${HEAD}, content) VALUES (@path, @parent, @name, @kind, @opaque, @sha256, @size, @modified_at,
-     @base_kind, @base_sha256, @base_size, @base_files, @manifest_id, @change, @mode_of, @lower_bytes, @hash_state, NULL)`,
+     @base_kind, @base_sha256, @base_size, @base_files, @manifest_id, @change, @mode_of, @lower_bytes, @hash_state, @moved_from, NULL)`,
   );
   const insertSegment = db.prepare<[string, number, Buffer]>('INSERT INTO segments (path, start, bytes) VALUES (?, ?, ?)');
   const dropSegments = db.prepare<[string]>('DELETE FROM segments WHERE path = ?');
@@ -120,6 +125,7 @@ export function createRowStatements(db: Database.Database) {
     upsert.run({
       ...row,
       mode_of: row.mode_of ?? null,
+      moved_from: row.moved_from ?? null,
       lower_bytes: row.lower_bytes ?? 0,
       hash_state: row.hash_state ?? null,
       change: changeOf(row),

@@ -54,6 +54,9 @@ const migrations: readonly string[] = [
   'CREATE TABLE lower_root (only INTEGER PRIMARY KEY CHECK (only = 1), dev TEXT NOT NULL, ino TEXT NOT NULL, path TEXT NOT NULL);',
   // Text bases by hash, so an apply can merge onto a file the person edited (docs/overlay.md, "Merge").
   'CREATE TABLE texts (sha256 TEXT PRIMARY KEY, bytes BLOB NOT NULL) WITHOUT ROWID;',
+  // The lower file a moved file came from, so a person sees a move as a rename (docs/overlay.md, "Renames").
+  `ALTER TABLE entries ADD COLUMN moved_from TEXT;
+   CREATE INDEX entries_moved_from ON entries (moved_from) WHERE moved_from IS NOT NULL;`,
 ];
 
 /** The open state: one SQLite database and the generation counter every write transaction bumps. */

@@ -18,6 +18,8 @@ export interface ReviewFixture {
    * same state (as the agent's server, another process, does).
    */
   agentWrites(path: string, content: string): Promise<void>;
+  /** The agent moving a file (move_file), through another opening of the state. */
+  agentMoves(from: string, to: string): Promise<void>;
   /** The agent making a directory (with its parents), through another opening of the state. */
   agentMakesDirectory(path: string): Promise<void>;
   /** Every file under the root but the provider's staging area: path → mode and bytes (hex). */
@@ -65,6 +67,15 @@ export async function openReviewFixture(): Promise<ReviewFixture> {
       try {
         const at = resolveWorkspacePath(ROOT_PATH, path);
         await other.provider.writeFile(at, new TextEncoder().encode(content), { overwrite: true });
+      } finally {
+        await other.close();
+      }
+    },
+    async agentMoves(from, to) {
+      const other = await openOverlay({ lower: createLocalProvider({ root }), state, lowerRoot: root });
+      try {
+        const at = (path: string) => resolveWorkspacePath(ROOT_PATH, path);
+        await other.provider.rename?.(at(from), at(to), { overwrite: false });
       } finally {
         await other.close();
       }
