@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
 import { createLocalProvider } from '@libos/provider-local';
@@ -9,6 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { searchScenario } from '../../tools/test/support/search-scenarios.js';
 import { withSearchIndex } from '../src/index.js';
 import { sandbox } from './support/sandbox.js';
+
+// Every other file, grown by text the search looks for: a file that did not match may match now,
+// and an index answering from its old filters would leave it out.
+function grown(files: readonly { path: string; bytes: Uint8Array }[], args: Record<string, unknown>) {
+  const extra = new TextEncoder().encode(args.regex === true ? '\nfoo abx ab{1}\n' : `\n${String(args.query)}\n`);
+  return files.map(({ path, bytes }, index) => ({ path, bytes: index % 2 === 0 ? Buffer.concat([bytes, extra]) : bytes.slice().reverse() }));
+}
 
 // The provider as the tools would walk it, without any searchTree.
 function walkOnly(provider: FileSystemProviderV1): FileSystemProviderV1 {
@@ -25,52 +32,49 @@ async function twoRuntimes(indexed: FileSystemProviderV1, plain: FileSystemProvi
 
 describe('search_files answered from the index', () => {
   it('answers exactly what the walk answers on memfs, the tree written through the index', async () => {
-    const { provider } = createMemfsTestbed();
     const dir = sandbox().index;
-    const indexed = withSearchIndex(provider, { directory: dir }).provider;
-    const { pushed, walked } = await twoRuntimes(indexed, provider);
-    let round = 0;
     await fc.assert(
       fc.asyncProperty(searchScenario, async ({ files, args }) => {
-        const root = `r${round++}`;
-        for (const { path, bytes } of files) await indexed.writeFile(`${root}/${path}` as WorkspacePath, bytes, { overwrite: true });
-        const call = { path: root, ...args };
+        const { provider } = createMemfsTestbed();
+        const indexed = withSearchIndex(provider, { directory: dir }).provider;
+        const { pushed, walked } = await twoRuntimes(indexed, provider);
+        const call = { path: '.', ...args };
+        for (const { path, bytes } of files) await indexed.writeFile(path as WorkspacePath, bytes, { overwrite: true });
         expect(await pushed.call('search_files', call)).toEqual(await walked.call('search_files', call));
         // Rewritten through the index: the next search must see the new bytes, not the old filters.
-        for (const { path, bytes } of files) await indexed.writeFile(`${root}/${path}` as WorkspacePath, bytes.slice().reverse(), { overwrite: true });
+        for (const { path, bytes } of grown(files, args)) await indexed.writeFile(path as WorkspacePath, bytes, { overwrite: true });
         expect(await pushed.call('search_files', call)).toEqual(await walked.call('search_files', call));
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
-  });
+  }, 120_000);
 
-  it('answers exactly what the walk answers on disk, the tree written by another writer', async () => {
+  it('answers exactly what the walk answers on disk, the tree written and emptied by another writer', async () => {
     const { root, index } = sandbox();
     mkdirSync(root, { recursive: true });
     const provider = createLocalProvider({ root });
     const indexed = withSearchIndex(provider, { directory: index });
     const { pushed, walked } = await twoRuntimes(indexed.provider, provider);
-    let round = 0;
+    const write = (path: string, bytes: Uint8Array) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), bytes);
+    };
     try {
       await fc.assert(
         fc.asyncProperty(searchScenario, async ({ files, args }) => {
-          const base = `r${round++}`;
-          const write = (path: string, bytes: Uint8Array) => {
-            mkdirSync(dirname(join(root, base, path)), { recursive: true });
-            writeFileSync(join(root, base, path), bytes);
-          };
+          for (const name of readdirSync(root)) rmSync(join(root, name), { recursive: true });
           for (const { path, bytes } of files) write(path, bytes);
-          const call = { path: base, ...args };
+          const call = { path: '.', ...args };
           expect(await pushed.call('search_files', call)).toEqual(await walked.call('search_files', call));
-          // Same size, same second: only the watcher (or the change time) tells the index.
-          for (const { path, bytes } of files) write(path, bytes.slice().reverse());
+          // Within the same second: only the watcher (or the change time) tells the index.
+          for (const { path, bytes } of grown(files, args)) write(path, bytes);
           expect(await pushed.call('search_files', call)).toEqual(await walked.call('search_files', call));
         }),
-        { numRuns: 60 },
+        { numRuns: 80 },
       );
       expect(indexed.stats()).toMatchObject({ watching: true, opened: 'built' });
     } finally {
       await indexed.provider.close();
     }
-  });
+  }, 120_000);
 });
