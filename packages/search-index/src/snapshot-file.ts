@@ -67,7 +67,9 @@ export function loadSnapshot(directory: string, workspace: string): { state: Tre
     return null;
   }
   if (bytes.length < HEADER || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const digest = createHash('sha256').update(bytes.subarray(MAGIC.length + 32)).digest();
+  const digest = createHash('sha256')
+    .update(bytes.subarray(MAGIC.length + 32))
+    .digest();
   if (!digest.equals(bytes.subarray(MAGIC.length, MAGIC.length + 32))) return null;
   const jsonLength = bytes.readUInt32LE(MAGIC.length + 32);
   try {

@@ -58,7 +58,10 @@ export function withSearchIndex(provider: FileSystemProviderV1, options: SearchI
       }
     },
   });
-  const searchTree = async (path: WorkspacePath, query: Parameters<NonNullable<FileSystemProviderV1['searchTree']>>[1]): Promise<TreeSearchAnswer> => {
+  const searchTree = async (
+    path: WorkspacePath,
+    query: Parameters<NonNullable<FileSystemProviderV1['searchTree']>>[1],
+  ): Promise<TreeSearchAnswer> => {
     await index.refresh();
     const answer = answerSearch(index.tree, path, query, indexedBytes);
     if (answer !== undefined) return answer;
