@@ -99,11 +99,15 @@ export class SearchIndex {
     this.snapshotBytes = saveSnapshot(this.directory, this.workspaceIdentity(), this.state);
   }
 
+  /** Saves and stops watching; a second call does nothing, and a search after it starts over from a full check. */
   close(): void {
     try {
       this.save();
     } finally {
       this.watcher?.close();
+      this.watcher = undefined;
+      this.context = undefined;
+      this.opened = 'not yet';
     }
   }
 

@@ -21,6 +21,8 @@ export interface IndexedProvider {
   stats(): SearchIndexStats;
   /** Brings the index up to date now (the first search would), and saves it. */
   warm(): Promise<void>;
+  /** Saves the index and stops watching, leaving the provider open (closing the provider does both). */
+  close(): void;
 }
 
 /**
@@ -77,5 +79,6 @@ export function withSearchIndex(provider: FileSystemProviderV1, options: SearchI
       await index.refresh();
       index.save();
     },
+    close: () => index.close(),
   };
 }
