@@ -44,6 +44,8 @@ ${backendLines()}
   --audit-key KEY        Sign the audit checkpoints with this Ed25519 key (from \`libos audit keygen\`; outside the root)
   --overlay STATE        Keep every change the agent makes in this state file (outside the workspace)
                          instead of the workspace; review it with libos changes, diff, apply
+  --index DIR            Answer searches from a trigram index kept in DIR (outside the root), checked
+                         against the disk before each search (a workspace on disk only)
   -h, --help             Show this help
 `;
 

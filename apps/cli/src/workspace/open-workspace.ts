@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_BOUNDS, type Approver, type Bounds, type LibosConfig, type OpenedProvider } from '@libos/core';
+import { DEFAULT_BOUNDS, type Approver, type Bounds, type FileSystemProviderV1, type LibosConfig, type OpenedProvider } from '@libos/core';
 import { withReadOnlyMounts } from '@libos/provider-mount';
 import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
 import { auditPrivateFiles, openAuditLog } from './audit-options.js';
-import { createCleanupStack } from './cleanup-stack.js';
+import { type CleanupStack, createCleanupStack } from './cleanup-stack.js';
 import { overlayOver } from './overlay-workspace.js';
 import { openMounts } from './mount-options.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
@@ -48,8 +48,10 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     const privateFiles = [
       ...(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }]),
       ...auditPrivateFiles(options.audit),
+      ...(options.indexDirectory === undefined ? [] : [{ flag: '--index', path: options.indexDirectory }]),
     ];
     await refuseFilesInRoots(privateFiles, opened.hostDirectories);
+    const provider = options.indexDirectory === undefined ? opened.provider : await indexed(opened.provider, options.indexDirectory, resources);
     const restore = options.objectsFile !== undefined && (await isPresent(options.objectsFile)) ? options.objectsFile : undefined;
     const objectStore = await openObjectStore(options.objectsUrl);
     let runtime: Runtime | undefined;
@@ -59,7 +61,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     if (audit !== undefined) resources.defer(() => audit.close());
     try {
       runtime = await createRuntime({
-        provider: opened.provider,
+        provider,
         ...(audit === undefined ? {} : { audit }),
         ...(config === undefined ? {} : { config }),
         ...(approver === undefined ? {} : { approver }),
@@ -102,6 +104,21 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
     await resources.disposeAsync().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * `--index DIR`: searches answered from a trigram index in DIR (loaded only then). Only a workspace
+ * on a host disk: the index watches the host for changes made by anyone else, and a provider with
+ * no host directory (PostgreSQL) could be written behind it unseen.
+ */
+async function indexed(provider: FileSystemProviderV1, directory: string, resources: CleanupStack): Promise<FileSystemProviderV1> {
+  if (provider.hostPath === undefined)
+    throw new UsageError('libos: --index needs a workspace served from one host directory (--root, without --mount or --overlay)');
+  const { withSearchIndex } = await import('@libos/search-index');
+  const index = withSearchIndex(provider, { directory });
+  // Saved before the provider closes (the stack runs newest first).
+  resources.defer(() => index.close());
+  return index.provider;
 }
 
 /**

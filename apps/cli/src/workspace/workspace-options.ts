@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { UsageError } from '../usage-error.js';
 import { auditOptionsFrom, type AuditOptions } from './audit-options.js';
 import { BACKEND_REGISTRY, backendFlags, type BackendRegistry } from './backend-registry.js';
@@ -15,6 +16,7 @@ export const WORKSPACE_FLAGS = {
   audit: { type: 'string' },
   'audit-key': { type: 'string' },
   overlay: { type: 'string' },
+  index: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -34,6 +36,8 @@ export interface WorkspaceOptions extends MountOptions {
   readonly audit?: AuditOptions;
   /** `--overlay STATE`: the agent works on an overlay kept in this state file (docs/overlay.md). */
   readonly overlayFile?: string;
+  /** `--index DIR`: answer searches from a trigram index kept in DIR (docs/tools.md, `@libos/search-index`). */
+  readonly indexDirectory?: string;
   /**
    * The local provider may borrow the process's working directory during its synchronous steps
    * (`borrowWorkingDirectory` of `@libos/provider-local`): set by the servers, whose process
@@ -80,6 +84,7 @@ export function workspaceOptionsFrom(
     ...(objects === undefined ? {} : objectsOption(command, objects, registry)),
     ...auditOptionsFrom(command, stringFlag(values, 'audit'), stringFlag(values, 'audit-key')),
     ...(stringFlag(values, 'overlay') === undefined ? {} : { overlayFile: stringFlag(values, 'overlay')! }),
+    ...(stringFlag(values, 'index') === undefined ? {} : { indexDirectory: resolve(stringFlag(values, 'index')!) }),
   };
 }
 

@@ -1,0 +1,3 @@
+import { libraryConfig } from '../../tooling/tsup/library-config.js';
+
+export default libraryConfig();

@@ -1,0 +1,3 @@
+import { libosProject } from '../../tooling/vitest/project.js';
+
+export default libosProject('search-index');
