@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { childPath, pathSegments } from '@libos/core';
 import type { FileRead, TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery, WorkspacePath } from '@libos/core';
 import { checkSignal } from '@libos/provider-kit';
@@ -11,7 +12,8 @@ import { scanNames } from './list-directory.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { modifiedAt } from './modified-at.js';
 import { isOtherMount } from './mount-id.js';
-import type { OperationContext } from './operation-context.js';
+import { type MountRoots, identityOf, mountRoots, readMountTable } from './mount-roots.js';
+import { type OperationContext, stepped } from './operation-context.js';
 import { isStillSoleName, probeHostName } from './probe-entry.js';
 import { isReservedName } from './reserved-names.js';
 import { type HeldDirectory, holdDirectory, walk } from './walk.js';
@@ -23,6 +25,8 @@ interface Search {
   readonly query: TreeSearchQuery;
   readonly entries: TreeSearchEntry[];
   readonly scratch: Buffer;
+  /** The mounts known at the start (null: none known, each file's own mount id is read instead). */
+  readonly mounts: MountRoots | null;
   carried: number;
   sinceYield: number;
 }
@@ -42,8 +46,23 @@ const TOO_MANY = Symbol('too many entries');
  * A link, a mount point, a `.git` alias or an undecodable directory name is listed and never entered.
  */
 export async function searchTree(context: OperationContext, path: WorkspacePath, query: TreeSearchQuery): Promise<TreeSearchAnswer> {
+  const mounts = mountRoots(context.root.mountId);
+  const answer = await searchWith(context, path, query, mounts);
+  // A mount made or removed while the search ran could stand on a name the table from before let
+  // through: the answer is dropped and the search made again, each file's own mount id read.
+  if (mounts !== null && readMountTable() !== mounts.table) return searchWith(context, path, query, null);
+  return answer;
+}
+
+async function searchWith(
+  context: OperationContext,
+  path: WorkspacePath,
+  query: TreeSearchQuery,
+  mounts: MountRoots | null,
+): Promise<TreeSearchAnswer> {
   const { directory } = walk(context, pathSegments(path));
-  const search: Search = { context, query, entries: [], scratch: Buffer.allocUnsafeSlow(query.maxBytes + 1), carried: 0, sinceYield: 0 };
+  const scratch = Buffer.allocUnsafeSlow(query.maxBytes + 1);
+  const search: Search = { context, query, entries: [], scratch, mounts, carried: 0, sinceYield: 0 };
   try {
     await searchDirectory(search, directory);
   } catch (error) {
@@ -103,7 +122,7 @@ function describe(search: Search, parent: WorkspacePath, raw: string, nameIn: Na
     // Without needles every file is a candidate: once the carried budget is spent, reading one
     // here would only read it twice (the tools read it anyway).
     const worth = search.query.needles.length > 0 || search.carried < search.query.maxCarriedBytes;
-    const single = worth && reachable && status.nlink === 1 && !isOtherMount(search.context, probe.fd);
+    const single = worth && reachable && status.nlink === 1 && !onOtherMount(search, probe.fd, status);
     const read = single ? readHeld(search, probe.fd) : null;
     // As readFile: the name must still be the inode's only one once its bytes are read.
     if (read === null || !isStillSoleName(hostName, probe.fd, status)) {
@@ -125,6 +144,18 @@ function describe(search: Search, parent: WorkspacePath, raw: string, nameIn: Na
   } finally {
     closeSync(probe.fd);
   }
+}
+
+/**
+ * Whether the file `fd` holds is on another mount than the root. Its directory is on the root's
+ * mount, so it is on another only as the root of a mount stacked on its name: with the search's
+ * table of mounts, a file on the root's device whose identity is no mount's root is on the root's
+ * mount without asking; any other is checked by its own mount id (three system calls).
+ */
+function onOtherMount(search: Search, fd: number, status: Stats): boolean {
+  const { context, mounts } = search;
+  if (mounts !== null && status.dev === context.root.dev && !mounts.identities.has(identityOf(status))) return false;
+  return isOtherMount(context, fd);
 }
 
 /**
@@ -173,5 +204,7 @@ function enter(context: OperationContext, parentFd: number, raw: string, path: W
     closeSync(fd);
     return null;
   }
-  return holdDirectory(fd, path);
+  const held = holdDirectory(fd, path);
+  stepped(context, path);
+  return held;
 }

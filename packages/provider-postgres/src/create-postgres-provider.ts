@@ -19,6 +19,7 @@ import { createSeededWorkspace } from './create-seeded-workspace.js';
 import { checkWorkspaceName, openWorkspace } from './open-workspace.js';
 import { readFileRange } from './read-file-range.js';
 import { listDirectory, readFile, statPath, type WorkspaceRef } from './read-queries.js';
+import { hasTrigramIndex } from './has-trigram-index.js';
 import { searchTree } from './search-tree.js';
 import { DEFAULT_SCHEMA, quoteSchema } from './schema-name.js';
 
@@ -62,6 +63,8 @@ export interface PostgresProvider extends FileSystemProviderV1 {
   copyFile: NonNullable<FileSystemProviderV1['copyFile']>;
   /** Always there: a range is one statement reading only the chunks it covers. */
   readFileRange: NonNullable<FileSystemProviderV1['readFileRange']>;
+  /** Always there: a search is one statement, narrowed by the trigram index where the schema has it. */
+  searchTree: NonNullable<FileSystemProviderV1['searchTree']>;
   /** Opens the workspace (every method does so on first use); `created` is true for the call that made it. */
   open(): Promise<{ readonly created: boolean }>;
 }
@@ -77,6 +80,9 @@ export const POSTGRES_CAPABILITIES: ProviderCapabilities = Object.freeze({
 });
 
 const ROOT = ROOT_PATH;
+
+/** The workspace once open, and whether its schema has the trigram index search narrows with. */
+type OpenedRef = WorkspaceRef & { readonly created: boolean; readonly trigramIndex: boolean };
 
 /**
  * Makes a workspace provider whose tree lives in PostgreSQL (docs/provider-postgres.md): runtimes on
@@ -102,8 +108,8 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
   if (ownPool) pool.on('error', () => undefined);
   const gate = createCallGate('postgres');
 
-  let opening: Promise<WorkspaceRef & { created: boolean }> | undefined;
-  const open = (path: WorkspacePath): Promise<WorkspaceRef & { created: boolean }> => {
+  let opening: Promise<OpenedRef> | undefined;
+  const open = (path: WorkspacePath): Promise<OpenedRef> => {
     opening ??= (async () => {
       try {
         await migrate(pool, schemaName, schema);
@@ -111,7 +117,7 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
           options.seed === undefined
             ? await openWorkspace(pool, schema, workspace, { create: options.existingOnly !== true })
             : await createSeededWorkspace(pool, schema, workspace, options.seed, maxBytes);
-        return { schema, ...opened };
+        return { schema, ...opened, trigramIndex: await hasTrigramIndex(pool, schemaName) };
       } catch (error) {
         if (LibosError.is(error, 'not_found')) throw error;
         throw databaseFailure(error, path, 'none');
@@ -124,7 +130,7 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
     return opening;
   };
 
-  const run = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: WorkspaceRef) => Promise<T>): Promise<T> =>
+  const run = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: OpenedRef) => Promise<T>): Promise<T> =>
     gate.run(path, async () => {
       checkSignal(callOptions?.signal, path);
       const ref = await open(path);
@@ -133,7 +139,7 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
     });
 
   // Reads are one statement each: a lost connection changed nothing.
-  const read = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: WorkspaceRef) => Promise<T>): Promise<T> =>
+  const read = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: OpenedRef) => Promise<T>): Promise<T> =>
     run(path, callOptions, async (ref) => {
       try {
         return await work(ref);
@@ -166,7 +172,7 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
     appendFile: (path, bytes, appendOptions) => run(path, appendOptions, (ref) => appendFile(pool, ref, path, bytes, appendOptions, maxBytes)),
     copyFile: (from, to, copyOptions) => run(from, copyOptions, (ref) => copyFile(pool, ref, from, to, copyOptions, maxBytes)),
     readFileRange: (path, rangeOptions) => read(path, rangeOptions, (ref) => readFileRange(pool, ref, path, rangeOptions)),
-    searchTree: (path, query) => read(path, query, (ref) => searchTree(pool, ref, path, query)),
+    searchTree: (path, query) => read(path, query, (ref) => searchTree(pool, ref, path, query, ref.trigramIndex)),
     close: () =>
       gate.close(async () => {
         if (ownPool) await pool.end().catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { SchemaMigration } from '@libos/provider-kit';
 import { CHUNK_BYTES } from './chunk-bytes.js';
 import { v2 } from './migration-v2.js';
+import { v3 } from './migration-v3.js';
 
 export { CHUNK_BYTES };
 
@@ -269,4 +270,4 @@ const v1: Migration = {
 };
 
 /** Every migration, in order; a new step is appended, never edited once released. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];

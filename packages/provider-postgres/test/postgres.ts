@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { createRuntime, type RuntimeProcess } from '@libos/tools';
 import pg from 'pg';
 import { onTestFinished } from 'vitest';
 import { postgresTestHelpers, postgresUrl } from '../../../tooling/postgres/test-database.js';
+import { walkOnly } from '../../tools/test/support/walk-only.js';
 import { createPostgresProvider, type PostgresProvider, type PostgresProviderOptions } from '../src/index.js';
 
 export { describePostgres, postgresUrl } from '../../../tooling/postgres/test-database.js';
@@ -27,4 +29,18 @@ export function testProvider(options: Partial<PostgresProviderOptions> = {}): Po
   } as PostgresProviderOptions);
   onTestFinished(() => provider.close());
   return provider;
+}
+
+/**
+ * Two agents on one provider: one whose searches go through `searchTree`, one whose tools walk it
+ * directory by directory (the runtimes closed when the test ends), to compare their answers.
+ */
+export async function pushedAndWalked(provider: PostgresProvider): Promise<[pushed: RuntimeProcess, walked: RuntimeProcess]> {
+  const pushed = await createRuntime({ provider });
+  const walked = await createRuntime({ provider: walkOnly(provider) });
+  onTestFinished(async () => {
+    await pushed.close();
+    await walked.close();
+  });
+  return [pushed.spawn(), walked.spawn()];
 }

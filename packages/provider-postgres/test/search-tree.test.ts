@@ -2,19 +2,11 @@ import { createRuntime } from '@libos/tools';
 import fc from 'fast-check';
 import { expect, it, onTestFinished } from 'vitest';
 import { searchScenario } from '../../tools/test/support/search-scenarios.js';
-import { walkOnly } from '../../tools/test/support/walk-only.js';
-import { describePostgres, testPool, testProvider } from './postgres.js';
+import { describePostgres, pushedAndWalked, testPool, testProvider } from './postgres.js';
 
 describePostgres('search_files on PostgreSQL, pushed into the database', () => {
   it('answers exactly what the walk answers, on generated trees, ignore files and patterns', async () => {
-    const provider = testProvider();
-    const pushed = await createRuntime({ provider });
-    const walked = await createRuntime({ provider: walkOnly(provider) });
-    onTestFinished(async () => {
-      await pushed.close();
-      await walked.close();
-    });
-    const [agent, walker] = [pushed.spawn(), walked.spawn()];
+    const [agent, walker] = await pushedAndWalked(testProvider());
     let round = 0;
     await fc.assert(
       fc.asyncProperty(searchScenario, async ({ files, args }) => {
