@@ -23,7 +23,8 @@ beforeAll(async () => {
   const config = join(scratch.path, 'config.json');
   await writeFile(config, JSON.stringify({ namespaces: [{ name: 'shared', rights: ['read', 'write'] }] }));
   // No token (--single-user, see support/http-serve.ts): loopback only, which the start-up line says.
-  server = await startServe(['--root', root, '--config', config, '--session-idle-seconds', '1']);
+  // The default idle time: a one-second one would end a session that a loaded machine keeps waiting.
+  server = await startServe(['--root', root, '--config', config]);
 });
 afterAll(async () => {
   await server?.stop();
@@ -112,15 +113,20 @@ describe('libos serve --http: the tools over Streamable HTTP', () => {
   });
 
   it('ends a session idle past --session-idle-seconds', async () => {
-    const session = await connectHttp(server.url);
-    const id = session.transport.sessionId!;
-    // Polled, not timed: the sweep may run late on a loaded machine. Any request would count as
-    // activity, so the server's log says when the session ended; then the id is refused.
-    for (let attempt = 0; attempt < 400 && !server.stderr().includes(`session ${id} idle`); attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const idle = await startServe(['--root', root, '--session-idle-seconds', '1']);
+    try {
+      const session = await connectHttp(idle.url);
+      const id = session.transport.sessionId!;
+      // Polled, not timed: the sweep may run late on a loaded machine. Any request would count as
+      // activity, so the server's log says when the session ended; then the id is refused.
+      for (let attempt = 0; attempt < 400 && !idle.stderr().includes(`session ${id} idle`); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const status = (await post(idle.url, { jsonrpc: '2.0', id: 9, method: 'ping' }, { 'mcp-session-id': id })).status;
+      expect(status).toBe(404);
+      await session.client.close();
+    } finally {
+      await idle.stop();
     }
-    const status = (await post(server.url, { jsonrpc: '2.0', id: 9, method: 'ping' }, { 'mcp-session-id': id })).status;
-    expect(status).toBe(404);
-    await session.client.close();
   });
 });
