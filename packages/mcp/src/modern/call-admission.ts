@@ -54,6 +54,8 @@ export class CallAdmission {
    * has as many requests waiting as it may: refuse that request.
    */
   admit(socket: Socket): Promise<ReleaseCall | undefined> | undefined {
+    // Gone before it was admitted: its `close` has passed, so nothing would ever drop it from a queue.
+    if (socket.destroyed === true) return Promise.resolve(undefined);
     const state = this.#stateOf(socket);
     if (state.waiting.length === 0 && this.#mayRun(state)) return Promise.resolve(this.#take(state));
     if (state.waiting.length >= this.#limits.waitingPerConnection) return undefined;
