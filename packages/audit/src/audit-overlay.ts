@@ -9,9 +9,9 @@ import { inOverlaySession, type OverlaySessionContext } from './record-overlay-o
  * `hunks` among its arguments, so its record is an apply's or a discard's.
  */
 export interface AuditableOverlay {
-  apply(options?: never): Promise<{ readonly applied: readonly string[] }>;
-  undoApply(applyId: string): Promise<{ readonly restored: readonly string[] }>;
-  discard(options?: never): Promise<{ readonly discarded: readonly string[] }>;
+  apply(options?: never): Promise<{ readonly applied: readonly string[]; readonly conflicts?: readonly unknown[] }>;
+  undoApply(applyId: string): Promise<{ readonly restored: readonly string[]; readonly conflicts?: readonly unknown[] }>;
+  discard(options?: never): Promise<{ readonly discarded: readonly string[]; readonly conflicts?: readonly unknown[] }>;
   rewind(seq: number): Promise<unknown>;
   /**
    * Copies the agent's changes into a new state file (an overlay that has it): the workspace is
@@ -37,6 +37,17 @@ export interface AuditOverlayOptions {
 type Recorded = OverlayOperation['operation'];
 
 /**
+ * An operation that met conflicts did not do what it was asked, so it is not recorded as plain ok
+ * (docs/audit.md): `content_conflict`, effect `none` when it changed nothing, `unknown` when it
+ * changed some paths (those its record names) and left the others.
+ */
+function outcomeOf(result: unknown, changed: readonly string[]): OverlayOperation['result'] {
+  const conflicts = typeof result === 'object' && result !== null && 'conflicts' in result ? result.conflicts : undefined;
+  if (!Array.isArray(conflicts) || conflicts.length === 0) return { ok: true };
+  return { ok: false, code: 'content_conflict', effect: changed.length === 0 ? 'none' : 'unknown' };
+}
+
+/**
  * `overlay` with every operation a person runs that changes something recorded in the audit log
  * before its answer (docs/audit.md), each in a session of its own: its arguments (hashed), the
  * paths it changed, and its outcome; a failure is recorded with its code and effect, then thrown.
@@ -56,11 +67,12 @@ export function auditOverlay<Overlay extends AuditableOverlay>(overlay: Overlay,
         const started = performance.now();
         try {
           const result = await run();
+          const paths = pathsOf(result);
           await session.recordOperation({
             operation,
             arguments: args,
-            paths: pathsOf(result),
-            result: { ok: true },
+            paths,
+            result: outcomeOf(result, paths),
             durationMs: performance.now() - started,
           });
           return result;

@@ -56,6 +56,29 @@ describe('auditOverlay', () => {
     expect(verify(file)).toMatchObject({ ok: true });
   });
 
+  it('records an apply or a discard that met conflicts as content_conflict, never as plain ok', async () => {
+    const { overlay } = fakeOverlay();
+    const conflict = { path: 'c.txt', reason: 'changed_on_disk', expected_sha256: null, actual_sha256: null };
+    const answers = [
+      { apply_id: null, applied: [], conflicts: [conflict] },
+      { apply_id: 'apply_2', applied: ['a.txt'], conflicts: [conflict] },
+    ];
+    const conflicted = { ...overlay, apply: async () => answers.shift()!, discard: async () => ({ discarded: [], conflicts: [conflict] }) };
+    const file = join(temporaryDirectory(), 'audit.log');
+    const audited = auditOverlay(conflicted, { openLog: () => createFileAuditLog({ path: file }) });
+    await audited.apply();
+    await audited.apply();
+    await audited.discard();
+    const operations = recordsOf(file).filter((record) => !String(record.tool).startsWith('session_'));
+    expect(operations.map((record) => [record.tool, record.paths, record.result])).toEqual([
+      ['apply', [], { ok: false, code: 'content_conflict', effect: 'none' }],
+      // Some paths landed (the record names them), the others did not: not "nothing changed".
+      ['apply', ['a.txt'], { ok: false, code: 'content_conflict', effect: 'unknown' }],
+      ['discard', [], { ok: false, code: 'content_conflict', effect: 'none' }],
+    ]);
+    expect(verify(file)).toMatchObject({ ok: true });
+  });
+
   it('leaves an overlay without fork without one', () => {
     const { overlay } = fakeOverlay();
     expect('fork' in auditOverlay(overlay, { openLog: async () => undefined })).toBe(false);

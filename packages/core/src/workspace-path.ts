@@ -73,7 +73,10 @@ export function resolveWorkspacePath(cwd: WorkspacePath, input: string): Workspa
   // Checked on the input, not only on the result, so `.git/../x` is refused rather than quietly
   // normalized; the cwd's own components were checked when it was set.
   if (components.some(isGitAlias)) {
-    throw new LibosError('protected_path', 'The path names a .git directory, which is protected.');
+    // The path it would have been, when that still names the alias: an audit record keeps it (a
+    // refused write to .git/hooks is logged with its path), and the caller reads what was refused.
+    const named = segments.some(isGitAlias) ? { details: { path: canonical } } : {};
+    throw new LibosError('protected_path', 'The path names a .git directory, which is protected.', named);
   }
   return canonical as WorkspacePath;
 }

@@ -10,6 +10,7 @@ import {
   type CallResult,
   type FileSystemProviderV1,
   type Permit,
+  type WorkspacePath,
 } from '@libos/core';
 import { wrapProvider } from '@libos/provider-kit';
 import { tagProviderCalls } from './tag-provider-calls.js';
@@ -195,7 +196,16 @@ function createContext(
       state.cwd = cwd;
     },
     resolvePath(input) {
-      const path = resolveWorkspacePath(state.cwd, input);
+      let path: WorkspacePath;
+      try {
+        path = resolveWorkspacePath(state.cwd, input);
+      } catch (error) {
+        // A path refused as a .git alias is still the path the call named (docs/audit.md).
+        const named = LibosError.is(error, 'protected_path') ? error.details?.path : undefined;
+        // Recorded only, never opened: core made it by the same rules, but it is refused.
+        if (typeof named === 'string') audit?.notePath(named as WorkspacePath);
+        throw error;
+      }
       audit?.notePath(path);
       return path;
     },

@@ -11,7 +11,9 @@ content: no file bytes, payloads, edit text or queries (docs/audit.md).
   verify FILE            Check the chain, the checkpoints and (with --public-key) their signatures;
                          prints {ok, records, checkpoints, last_seq} and exits 0, or
                          {ok: false, first_bad_seq, reason} and exits 1
-  show FILE              The records as a table (or JSON lines with --json)
+  show FILE              The records as a table (or JSON lines with --json); SEQ counts every record
+                         (reads, refusals, sessions), so it is not libos history's seq, which counts
+                         an overlay's changing calls only
     --tool T             Only calls of tool T (or an operation: apply, undo_apply, discard, rewind)
     --path P             Only records naming P or a path inside it
     --since TIME         Only records from TIME on (ISO 8601, e.g. 2026-12-01T20:00:00Z)

@@ -38,6 +38,10 @@ interface OverlayCommand {
   run(overlay: PersonOperations, positionals: readonly string[], values: Values, opened: PersonOverlay): Promise<{ output: string; status: number }>;
 }
 
+/** Why `seq` here is not an audit log's `SEQ` (docs/audit.md, "Numbering"): two counters for two lists. */
+const HISTORY_NUMBERING =
+  "seq counts this overlay's changing calls (pass it to libos rewind); an audit log's SEQ counts every record it holds (reads, refusals, session starts and ends, other workspaces), so the two differ: match a call by tool, paths and time";
+
 const json = (value: unknown, status = 0) => ({ output: `${personJson(value)}\n`, status });
 const paths = (positionals: readonly string[]) => (positionals.length === 0 ? {} : { paths: positionals });
 
@@ -129,7 +133,7 @@ const COMMANDS: Readonly<Record<string, OverlayCommand>> = {
       return json(result, result.conflicts.length > 0 ? CONFLICT_EXIT_STATUS : 0);
     },
   },
-  history: { flags: [], positionals: 0, run: async (overlay) => json(await overlay.history()) },
+  history: { flags: [], positionals: 0, run: async (overlay) => json({ ...(await overlay.history()), numbering: HISTORY_NUMBERING }) },
   fork: {
     flags: ['to'],
     positionals: 0,

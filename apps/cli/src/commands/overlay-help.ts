@@ -74,7 +74,9 @@ exits 3 when something was not the version shown. A rename is dropped whole, as 
 ${COMMON}`,
   history: `Usage: libos history --root DIR --overlay STATE
 
-Prints the agent's changing calls since the last apply or discard: {calls: [{seq, tool, paths, at}]}.
+Prints the agent's changing calls since the last apply or discard: {calls: [{seq, tool, paths, at}],
+numbering}. seq is the overlay's own count of changing calls (for libos rewind), not the SEQ of
+libos audit show, which counts every record of the log; numbering says so.
 ${COMMON}`,
   fork: `Usage: libos fork --root DIR --overlay STATE --to NEW
 
