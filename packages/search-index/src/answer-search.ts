@@ -1,4 +1,4 @@
-import { isGitAlias, type TreeSearchAnswer, type TreeSearchEntry, type TreeSearchQuery, type WorkspacePath } from '@libos/core';
+import { isGitAlias, type DirectoryEntry, type TreeSearchAnswer, type TreeSearchEntry, type TreeSearchQuery, type WorkspacePath } from '@libos/core';
 import { mayHold, needleHashes } from './trigram-filter.js';
 import type { TreeState } from './tree-state.js';
 
@@ -22,7 +22,7 @@ export function answerSearch(state: TreeState, path: WorkspacePath, query: TreeS
     if (entries.length + listing.size > query.maxEntries) return { complete: false, entries: [] };
     for (const entry of listing.values()) {
       if (entry.kind !== 'file') {
-        entries.push({ ...entry, candidate: false });
+        entries.push(answered(entry, false));
         // A directory the provider would not list is in the listing and never entered.
         if (entry.kind === 'directory' && !isGitAlias(entry.name) && state.directories.has(entry.path)) pending.push(entry.path);
         continue;
@@ -34,8 +34,26 @@ export function answerSearch(state: TreeState, path: WorkspacePath, query: TreeS
         (file.truncated && readsPast) ||
         query.alwaysNames.includes(entry.name) ||
         mayHold(file.filter, hashes);
-      entries.push({ ...entry, candidate });
+      entries.push(answered(entry, candidate));
     }
   }
   return { complete: true, entries };
+}
+
+// Each listed entry's two answers, made once: a warm search of a large tree would otherwise copy
+// every entry of it, every time.
+const answers = new WeakMap<DirectoryEntry, readonly [TreeSearchEntry, TreeSearchEntry]>();
+
+function answered(entry: DirectoryEntry, candidate: boolean): TreeSearchEntry {
+  let pair = answers.get(entry);
+  if (pair === undefined) {
+    const { name, path, kind, sizeBytes, modifiedAt } = entry;
+    pair = [
+      // Frozen: shared by every answer, so no reader may change one for the next.
+      Object.freeze({ name, path, kind, sizeBytes, modifiedAt, candidate: false }),
+      Object.freeze({ name, path, kind, sizeBytes, modifiedAt, candidate: true }),
+    ];
+    answers.set(entry, pair);
+  }
+  return pair[candidate ? 1 : 0];
 }

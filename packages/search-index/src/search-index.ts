@@ -52,11 +52,6 @@ export class SearchIndex {
     this.host = provider.hostPath?.(ROOT_PATH);
   }
 
-  /** Held directories, for the answer: call only after `refresh`. */
-  get tree(): TreeState {
-    return this.state;
-  }
-
   /** Notes that libOS itself changed `path` (or tried to: a failed write may have done part). */
   noteWritten(path: WorkspacePath): void {
     let child = path;
@@ -70,9 +65,16 @@ export class SearchIndex {
     else this.note(parent, child);
   }
 
-  /** Brings the index up to date with everything that happened before the call. */
-  refresh(): Promise<void> {
-    const run = this.queue.then(() => this.refreshNow());
+  /**
+   * Brings the index up to date with everything that happened before the call, then runs `use` on
+   * it before any other refresh starts: a scan in progress has new listings with files not yet
+   * read again, which no answer may see.
+   */
+  refresh<Result>(use: (tree: TreeState) => Result): Promise<Result> {
+    const run = this.queue.then(async () => {
+      await this.refreshNow();
+      return use(this.state);
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -64,8 +64,7 @@ export function withSearchIndex(provider: FileSystemProviderV1, options: SearchI
     path: WorkspacePath,
     query: Parameters<NonNullable<FileSystemProviderV1['searchTree']>>[1],
   ): Promise<TreeSearchAnswer> => {
-    await index.refresh();
-    const answer = answerSearch(index.tree, path, query, indexedBytes);
+    const answer = await index.refresh((tree) => answerSearch(tree, path, query, indexedBytes));
     if (answer !== undefined) return answer;
     // Not a directory the index holds in full: the provider's own answer, or its listing's refusal.
     if (provider.searchTree !== undefined) return provider.searchTree(path, query);
@@ -76,8 +75,7 @@ export function withSearchIndex(provider: FileSystemProviderV1, options: SearchI
     provider: { ...wrapped, searchTree },
     stats: () => index.stats(),
     async warm() {
-      await index.refresh();
-      index.save();
+      await index.refresh(() => index.save());
     },
     close: () => index.close(),
   };
