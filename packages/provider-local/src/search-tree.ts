@@ -25,11 +25,19 @@ interface Search {
   readonly query: TreeSearchQuery;
   readonly entries: TreeSearchEntry[];
   readonly scratch: Buffer;
-  /** The mounts known at the start (null: none known, each file's own mount id is read instead). */
-  readonly mounts: MountRoots | null;
+  /**
+   * The table of mounts, read once the search has checked `TABLE_AFTER_FILES` files by their own
+   * mount ids (a small search costs less that way); null: never read, each file's own mount id is.
+   */
+  mounts: MountRoots | null | undefined;
+  /** Files checked by their own mount ids so far. */
+  checked: number;
   carried: number;
   sinceYield: number;
 }
+
+/** Files a search checks by their own mount ids before it reads the table of mounts (see onOtherMount). */
+export const TABLE_AFTER_FILES = 64;
 
 /** Thrown inside the search once the tree has more entries than the query allows. */
 const TOO_MANY = Symbol('too many entries');
@@ -46,11 +54,10 @@ const TOO_MANY = Symbol('too many entries');
  * A link, a mount point, a `.git` alias or an undecodable directory name is listed and never entered.
  */
 export async function searchTree(context: OperationContext, path: WorkspacePath, query: TreeSearchQuery): Promise<TreeSearchAnswer> {
-  const mounts = mountRoots(context.root.mountId);
-  const answer = await searchWith(context, path, query, mounts);
+  const { answer, mounts } = await searchWith(context, path, query, undefined);
   // A mount made or removed while the search ran could stand on a name the table from before let
   // through: the answer is dropped and the search made again, each file's own mount id read.
-  if (mounts !== null && readMountTable() !== mounts.table) return searchWith(context, path, query, null);
+  if (mounts && readMountTable() !== mounts.table) return (await searchWith(context, path, query, null)).answer;
   return answer;
 }
 
@@ -58,20 +65,20 @@ async function searchWith(
   context: OperationContext,
   path: WorkspacePath,
   query: TreeSearchQuery,
-  mounts: MountRoots | null,
-): Promise<TreeSearchAnswer> {
+  mounts: null | undefined,
+): Promise<{ answer: TreeSearchAnswer; mounts: MountRoots | null | undefined }> {
   const { directory } = walk(context, pathSegments(path));
   const scratch = Buffer.allocUnsafeSlow(query.maxBytes + 1);
-  const search: Search = { context, query, entries: [], scratch, mounts, carried: 0, sinceYield: 0 };
+  const search: Search = { context, query, entries: [], scratch, mounts, checked: 0, carried: 0, sinceYield: 0 };
   try {
     await searchDirectory(search, directory);
   } catch (error) {
-    if (error === TOO_MANY) return { complete: false, entries: [] };
+    if (error === TOO_MANY) return { answer: { complete: false, entries: [] }, mounts: search.mounts };
     throw error;
   } finally {
     directory.release();
   }
-  return { complete: true, entries: search.entries };
+  return { answer: { complete: true, entries: search.entries }, mounts: search.mounts };
 }
 
 async function searchDirectory(search: Search, held: HeldDirectory): Promise<void> {
@@ -148,13 +155,15 @@ function describe(search: Search, parent: WorkspacePath, raw: string, nameIn: Na
 
 /**
  * Whether the file `fd` holds is on another mount than the root. Its directory is on the root's
- * mount, so it is on another only as the root of a mount stacked on its name: with the search's
- * table of mounts, a file on the root's device whose identity is no mount's root is on the root's
+ * mount, so it is on another only as the root of a mount stacked on its name: once the search has
+ * read the table of mounts, a file on the root's device whose identity is no mount's root is on the root's
  * mount without asking; any other is checked by its own mount id (three system calls).
  */
 function onOtherMount(search: Search, fd: number, status: Stats): boolean {
-  const { context, mounts } = search;
-  if (mounts !== null && status.dev === context.root.dev && !mounts.identities.has(identityOf(status))) return false;
+  const { context } = search;
+  if (search.mounts === undefined && ++search.checked > TABLE_AFTER_FILES) search.mounts = mountRoots(context.root.mountId);
+  const { mounts } = search;
+  if (mounts && status.dev === context.root.dev && !mounts.identities.has(identityOf(status))) return false;
   return isOtherMount(context, fd);
 }
 

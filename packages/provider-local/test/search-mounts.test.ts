@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TreeSearchAnswer, WorkspacePath } from '@libos/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalProvider } from '../src/index.js';
+import { TABLE_AFTER_FILES } from '../src/search-tree.js';
 import { createLocalProviderWithHooks } from '../src/testing.js';
 import { OUTSIDE_CONTENT, createSandbox, type Sandbox } from './local-testbed.js';
 
@@ -37,9 +38,12 @@ afterEach(() => {
 });
 
 const query = { needles: [], alwaysNames: [], maxBytes: 4096, maxEntries: 1000, maxCarriedBytes: 1 << 24 };
-const sandbox = () => {
+// Enough files in `directory` for the search to read the table of mounts before it goes below it.
+const sandbox = (directory = '.') => {
   const made = createSandbox();
   sandboxes.push(made);
+  mkdirSync(join(made.root, directory), { recursive: true });
+  for (let file = 0; file <= TABLE_AFTER_FILES; file++) writeFileSync(join(made.root, directory, `filler${file}`), 'filler');
   return made;
 };
 const readOf = (answer: TreeSearchAnswer, name: string) => {
@@ -51,9 +55,10 @@ const readOf = (answer: TreeSearchAnswer, name: string) => {
 describe.skipIf(!canMount())('searchTree and mounts (real mounts; skipped unless root can mount)', () => {
   it('a file bind-mounted over a name, from the same filesystem, is a candidate without bytes; its neighbours are read', async () => {
     const { root, outside } = sandbox();
-    writeFileSync(join(root, 'mine.txt'), 'mine');
-    writeFileSync(join(root, 'f.txt'), 'covered');
-    bind(join(outside, 'secret.txt'), join(root, 'f.txt'));
+    mkdirSync(join(root, 'z'));
+    writeFileSync(join(root, 'z', 'mine.txt'), 'mine');
+    writeFileSync(join(root, 'z', 'f.txt'), 'covered');
+    bind(join(outside, 'secret.txt'), join(root, 'z', 'f.txt'));
     const provider = createLocalProvider({ root });
     const answer = await provider.searchTree!('.' as WorkspacePath, query);
     expect(readOf(answer, 'f.txt')).toBeUndefined();
@@ -64,10 +69,11 @@ describe.skipIf(!canMount())('searchTree and mounts (real mounts; skipped unless
 
   it('a file mounted twice on one name (the first covered) is a candidate without bytes', async () => {
     const { root, outside } = sandbox();
-    writeFileSync(join(root, 'f.txt'), 'covered');
+    mkdirSync(join(root, 'z'));
+    writeFileSync(join(root, 'z', 'f.txt'), 'covered');
     writeFileSync(join(outside, 'second.txt'), OUTSIDE_CONTENT);
-    bind(join(outside, 'secret.txt'), join(root, 'f.txt'));
-    bind(join(outside, 'second.txt'), join(root, 'f.txt'));
+    bind(join(outside, 'secret.txt'), join(root, 'z', 'f.txt'));
+    bind(join(outside, 'second.txt'), join(root, 'z', 'f.txt'));
     const provider = createLocalProvider({ root });
     const answer = await provider.searchTree!('.' as WorkspacePath, query);
     expect(readOf(answer, 'f.txt')).toBeUndefined();
@@ -76,7 +82,7 @@ describe.skipIf(!canMount())('searchTree and mounts (real mounts; skipped unless
   });
 
   it('a file mounted while the search runs is never answered with the bytes behind the mount', async () => {
-    const { root, outside } = sandbox();
+    const { root, outside } = sandbox('a');
     mkdirSync(join(root, 'a', 'deep'), { recursive: true });
     writeFileSync(join(root, 'a', 'deep', 'target.txt'), 'mine');
     // Mounted once the search holds `a/deep`, after it read the table of mounts and before it reads the target.

@@ -18,7 +18,7 @@ export async function hasTrigramIndex(pool: Pool, schemaName: string): Promise<b
   if (!present && !warned.has(schemaName)) {
     warned.add(schemaName);
     process.emitWarning(
-      `schema "${schemaName}" has no trigram index (pg_trgm could not be created by this role); search_files works without it, testing every file in the server. To add it, see @libos/provider-postgres's README (Search).`,
+      `schema "${schemaName}" has no trigram index (pg_trgm could not be created when it was migrated, or the index was dropped); search_files works without it, testing every file in the server. To add it, see docs/provider-postgres.md (Search).`,
       { code: 'LIBOS_POSTGRES_NO_TRIGRAM_INDEX' },
     );
   }
