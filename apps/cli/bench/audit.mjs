@@ -5,7 +5,7 @@
 // the CPU time each server process spent per call (Linux, from /proc): on a machine other work shares, the clock also counts
 // the time the processes waited for a core, the CPU time only the work done.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -48,8 +48,14 @@ async function round(client) {
   return ((performance.now() - started) * 1000) / CALLS_PER_ROUND;
 }
 
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
 const directory = mkdtempSync(join(tmpdir(), 'libos-audit-mcp-bench-'));
 try {
+  const loadBefore = load();
   for (const name of ['plain', 'audited']) {
     mkdirSync(join(directory, name));
     writeFileSync(join(directory, name, 'small.txt'), 'x'.repeat(100));
@@ -82,6 +88,7 @@ try {
   console.log(
     `100-byte read over libos mcp stdio (local disk): ${base.toFixed(0)} us without --audit, ${cost.toFixed(0)} us with: ${(((cost - base) / base) * 100).toFixed(1)}% added (target <= 5%)${cpu}`,
   );
+  console.log(`  load average ${loadBefore} before, ${load()} after`);
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }

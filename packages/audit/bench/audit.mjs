@@ -4,9 +4,11 @@
 // interleaved round by round so that a change in machine load hits both alike. Each round is timed by the clock and by the
 // CPU time the process spent (every thread): on a machine other work shares, the clock also counts the time this process
 // waited for a core, which stretches both sides but not alike, while the CPU time counts only the work done.
-// LIBOS_BENCH_RECORDS sets the verify size (default 1000000).
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Two stubs run in the same rounds, to tell the log's own cost from what any trail costs: a trail that records nothing
+// (the runtime's side of auditing), and one that appends a line of a record's size with one write per call and no digest
+// or chain (the floor a record written before its answer sets). LIBOS_BENCH_RECORDS sets the verify size (default 1000000).
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createFileAuditLog, verify } from '@libos/audit';
@@ -46,8 +48,19 @@ async function round(agent) {
 }
 
 const added = (base, cost) => `${(((cost - base) / base) * 100).toFixed(1)}%`;
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+// A trail of the runtime's interface whose calls cost what `finish` does: nothing, or one write of a record's size.
+function stubTrail(finish) {
+  const call = { watch: (provider) => provider, notePath() {}, noteDecision() {}, finish };
+  return { openSession: async () => ({ id: 'ses_0000000000000000', begin: () => call, end: async () => {} }) };
+}
 
 try {
+  console.log(`load average ${load()} at the start`);
   const providers = {
     memfs: () => createMemfsProvider(),
     local: () => {
@@ -57,28 +70,46 @@ try {
   };
   for (const [name, makeProvider] of Object.entries(providers)) {
     const log = await createFileAuditLog({ path: join(directory, `in-process-${name}.log`) });
-    const plain = await runtimeWith(makeProvider, undefined);
-    const audited = await runtimeWith(makeProvider, log);
-    for (let warm = 0; warm < 2; warm += 1) {
-      await round(plain.process);
-      await round(audited.process);
+    const stubFd = openSync(join(directory, `stub-${name}.log`), 'a', 0o600);
+    // A read's record is about 420 bytes.
+    const line = `${'x'.repeat(420)}\n`;
+    const variants = {
+      without: await runtimeWith(makeProvider, undefined),
+      audit: await runtimeWith(makeProvider, log),
+      nothing: await runtimeWith(
+        makeProvider,
+        stubTrail(() => Promise.resolve()),
+      ),
+      write: await runtimeWith(
+        makeProvider,
+        stubTrail(() => {
+          writeSync(stubFd, line);
+          return Promise.resolve();
+        }),
+      ),
+    };
+    const timings = Object.fromEntries(Object.keys(variants).map((variant) => [variant, []]));
+    // Two warm-up rounds, then the order reversed every other round.
+    for (let index = -2; index < ROUNDS; index += 1) {
+      const order = index % 2 === 0 ? Object.keys(variants) : Object.keys(variants).reverse();
+      for (const variant of order) {
+        const timing = await round(variants[variant].process);
+        if (index >= 0) timings[variant].push(timing);
+      }
     }
-    const without = [];
-    const withAudit = [];
-    for (let index = 0; index < ROUNDS; index += 1) {
-      without.push(await round(plain.process));
-      withAudit.push(await round(audited.process));
-    }
-    await plain.runtime.close();
-    await audited.runtime.close();
+    for (const variant of Object.values(variants)) await variant.runtime.close();
     await log.close();
-    const base = median(without.map((timing) => timing.wall));
-    const cost = median(withAudit.map((timing) => timing.wall));
-    const baseCpu = median(without.map((timing) => timing.cpu));
-    const costCpu = median(withAudit.map((timing) => timing.cpu));
+    closeSync(stubFd);
+    const wall = (variant) => median(timings[variant].map((timing) => timing.wall));
+    const cpu = (variant) => median(timings[variant].map((timing) => timing.cpu));
     console.log(
-      `in-process 100-byte read (${name}): ${base.toFixed(1)} us without audit, ${cost.toFixed(1)} us with audit: ${added(base, cost)} added (target <= 25%); ` +
-        `CPU ${baseCpu.toFixed(1)} us and ${costCpu.toFixed(1)} us: ${added(baseCpu, costCpu)} added`,
+      `in-process 100-byte read (${name}): ${wall('without').toFixed(1)} us without audit, ${wall('audit').toFixed(1)} us with audit: ` +
+        `${added(wall('without'), wall('audit'))} added (target <= 25%); CPU ${cpu('without').toFixed(1)} us and ${cpu('audit').toFixed(1)} us: ` +
+        `${added(cpu('without'), cpu('audit'))} added`,
+    );
+    console.log(
+      `  stubs (${name}): a trail recording nothing ${added(wall('without'), wall('nothing'))} (CPU ${added(cpu('without'), cpu('nothing'))}), ` +
+        `one write per call and no digest ${added(wall('without'), wall('write'))} (CPU ${added(cpu('without'), cpu('write'))})`,
     );
   }
 
@@ -110,6 +141,7 @@ try {
   console.log(
     `verify of ${RECORDS} records (${(statSync(file).size / 1e6).toFixed(0)} MB, written in ${writeSeconds.toFixed(1)} s): ${verifySeconds.toFixed(2)} s (target <= 10 s), RSS ${((memoryAfter - memoryBefore) / 1e6).toFixed(0)} MB more`,
   );
+  console.log(`load average ${load()} at the end`);
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }
