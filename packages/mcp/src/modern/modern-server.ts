@@ -1,6 +1,13 @@
 import type { AuditCallerContext } from '@libos/core';
 import type { ToolSummary } from '@libos/tools';
-import { CLIENT_INFO_META_KEY, type CallToolResult, type InputRequiredResult, Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  type CallToolResult,
+  type InputRequiredResult,
+  Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { ApprovalRounds } from '../approvals/approval-rounds.js';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
@@ -36,14 +43,27 @@ export interface ModernServerOptions {
 /** The tools never change while a server runs; a client may keep the list this long (an hour). */
 const DEFAULT_TOOLS_TTL_MS = 3_600_000;
 
+/** Each tool list's MCP form, made once: a server is built per HTTP request, the list does not change. */
+const PUBLISHED = new WeakMap<readonly ToolSummary[], readonly Tool[]>();
+
+function publishedOf(tools: readonly ToolSummary[]): readonly Tool[] {
+  let published = PUBLISHED.get(tools);
+  if (published === undefined) {
+    published = tools.map(toMcpTool);
+    PUBLISHED.set(tools, published);
+  }
+  return published;
+}
+
 /**
- * The SDK v2 server of one 2026-07-28 request. The SDK answers everything of the protocol
- * (`server/discover`, the envelope and header checks, cache hints); `tools/call` is this server's
- * own end to end: the arguments as the client's JSON held them, the exchange's own signal, and one
- * result, measured before it is written.
+ * The SDK v2 server of 2026-07-28 requests: one per HTTP request, or one pinned for a stdio
+ * connection. The SDK answers everything of the protocol (`server/discover`, the envelope and
+ * header checks, cache hints); `tools/call` is this server's own end to end: the arguments as the
+ * client's JSON held them, the exchange's own signal, and one result, measured before it is written.
+ * `exchangeOf` names the exchange a request belongs to (the request's own, or the one its id names).
  */
-export function createModernServer(runtime: McpRuntime, exchange: ModernExchange, options: ModernServerOptions): Server {
-  const published = (options.tools ?? runtime.tools).map(toMcpTool);
+export function createModernServer(runtime: McpRuntime, exchangeOf: (ctx: ServerContext) => ModernExchange, options: ModernServerOptions): Server {
+  const published = publishedOf(options.tools ?? runtime.tools);
   const server = new Server(
     { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
     {
@@ -53,8 +73,9 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
       requestState: { verify: options.approvals.verify },
     },
   );
-  server.setRequestHandler('tools/list', () => ({ tools: published }));
+  server.setRequestHandler('tools/list', () => ({ tools: [...published] }));
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    const exchange = exchangeOf(ctx);
     const params = isPlainObject(exchange.body.params) ? exchange.body.params : {};
     const name = request.params.name;
     const call = await exchange.resolveCall(callerOf(ctx));
