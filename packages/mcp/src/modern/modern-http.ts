@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { McpRuntime } from '../mcp-runtime.js';
 import type { ModernCall, ResolveModernCall } from './modern-call.js';
@@ -21,6 +21,17 @@ export interface ModernHttp {
   /** Resolves once no request is in flight. */
   drained(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The SDK's node:http adapter, loaded with the first HTTP request: its web-server layer (Hono's)
+ * reaches for the global `Response` and `node:http2` as it loads, which cost every `libos mcp`
+ * start (stdio, where no HTTP request ever comes) tens of milliseconds for nothing.
+ */
+let nodeAdapter: Promise<typeof import('@modelcontextprotocol/node')> | undefined;
+function loadNodeAdapter(): Promise<typeof import('@modelcontextprotocol/node')> {
+  nodeAdapter ??= import('@modelcontextprotocol/node');
+  return nodeAdapter;
 }
 
 /** Without a fleet's state, a call runs in a process of its own, ended once it is answered. */
@@ -48,11 +59,13 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
 
   return {
     async isLegacy(request, body) {
+      const { toWebRequest } = await loadNodeAdapter();
       return isLegacyRequest(await toWebRequest(nodeRequest(request), body), body, { maxRequestBodySize: options.maxRequestBytes });
     },
     async serve(request, response, body, principal) {
       inFlight += 1;
       try {
+        const { toNodeHandler } = await loadNodeAdapter();
         const node = toNodeHandler(
           {
             fetch: (webRequest) => endpoint.answer({ request: webRequest, body, principal, resolveCall }),

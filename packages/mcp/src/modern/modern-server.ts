@@ -8,6 +8,7 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import type { ApprovalRounds } from '../approvals/approval-rounds.js';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
@@ -43,6 +44,12 @@ export interface ModernServerOptions {
 /** The tools never change while a server runs; a client may keep the list this long (an hour). */
 const DEFAULT_TOOLS_TTL_MS = 3_600_000;
 
+/**
+ * The validator of a client's answers to the server's own requests (none under 2026-07-28): the
+ * SDK's CfWorker one, so the SDK's Ajv default is never constructed (the CLI bundles no Ajv).
+ */
+const VALIDATOR = new CfWorkerJsonSchemaValidator();
+
 /** Each tool list's MCP form, made once: a server is built per HTTP request, the list does not change. */
 const PUBLISHED = new WeakMap<readonly ToolSummary[], readonly Tool[]>();
 
@@ -71,6 +78,7 @@ export function createModernServer(runtime: McpRuntime, exchangeOf: (ctx: Server
       // The list is the same for every principal: any cache may keep it.
       cacheHints: { 'tools/list': { ttlMs: options.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS, cacheScope: 'public' } },
       requestState: { verify: options.approvals.verify },
+      jsonSchemaValidator: VALIDATOR,
     },
   );
   server.setRequestHandler('tools/list', () => ({ tools: [...published] }));
