@@ -35,6 +35,23 @@ const sdkWithoutAjv: Plugin = {
   },
 };
 
+/**
+ * SDK v2's Server takes its default validator from the package's Node shim, which bundles Ajv whole
+ * (its ajvProvider module: 7,000 lines parsed at every start). Every libOS server gives SDK v2 the
+ * CfWorker validator (createMcpServer, createModernServer), so the bundle's shim keeps `process`
+ * and replaces the default by one that says so if anything ever constructs it.
+ */
+const sdkV2WithoutAjv: Plugin = {
+  name: 'sdk-v2-without-ajv',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsNode\.mjs$/ }, () => ({
+      contents:
+        'export { default as process } from "node:process"; export class DefaultJsonSchemaValidator { constructor() { throw new Error("libos bundles no Ajv: give the SDK a jsonSchemaValidator (createModernServer does)"); } }',
+      loader: 'js',
+    }));
+  },
+};
+
 // main.ts is the bin (tsup keeps its shebang); only index.ts gets declarations.
 // The bin bundles its dependencies (the MCP SDK, zod, memfs, the libOS packages): Node resolves and
 // links hundreds of small ESM files otherwise, which measured ~80 ms of every `libos mcp` start.
@@ -46,7 +63,7 @@ export default libraryConfig({
   dts: { entry: 'src/index.ts', compilerOptions: { customConditions: [] } },
   // @libos/review stays external too: it serves its page's files from its own package folder.
   noExternal: [/^(?!better-sqlite3$|@libos\/review$)/],
-  esbuildPlugins: [zodEnglishOnly, sdkWithoutAjv],
+  esbuildPlugins: [zodEnglishOnly, sdkWithoutAjv, sdkV2WithoutAjv],
   banner: {
     js: "import { createRequire as __libosCreateRequire } from 'node:module'; const require = __libosCreateRequire(import.meta.url);",
   },

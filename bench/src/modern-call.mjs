@@ -4,6 +4,7 @@
 // alternating rounds of one run; the machine's load is printed with the ratios.
 // Run: node src/modern-call.mjs
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,20 @@ function stdioTransport(args) {
   return transport;
 }
 
+/**
+ * CPU milliseconds a process has used (user + system, Linux's /proc), or undefined elsewhere. A
+ * loaded machine stretches every wall-clock time by the scheduling of other processes (a write that
+ * wakes the client may hand it the core); the CPU a server spends per call is its own work.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 function startStubHttp(replyFile) {
   const child = spawn(process.execPath, [STUB, 'http', replyFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
@@ -48,12 +63,14 @@ const root = await mkdtemp(join(tmpdir(), 'libos-bench-modern-'));
 const children = [];
 try {
   await writeFile(join(root, 'small.txt'), 'x'.repeat(100));
-  const libosStdio = await connect(stdioTransport([CLI, 'mcp', '--root', root]));
+  const libosStdioTransport = stdioTransport([CLI, 'mcp', '--root', root]);
+  const libosStdio = await connect(libosStdioTransport);
   // The stub answers exactly what libos answers, so both write the same bytes.
   const reply = await libosStdio.callTool({ name: 'read_text_file', arguments: ARGS });
   const replyFile = join(root, 'reply.json');
   await writeFile(replyFile, JSON.stringify(reply));
-  const stubStdio = await connect(stdioTransport([STUB, 'stdio', replyFile]));
+  const stubStdioTransport = stdioTransport([STUB, 'stdio', replyFile]);
+  const stubStdio = await connect(stubStdioTransport);
   const served = await startServe(CLI, root, ['--single-user']);
   children.push(served.child);
   const libosHttp = await connect(new StreamableHTTPClientTransport(served.url));
@@ -64,22 +81,34 @@ try {
     const result = await client.callTool({ name: 'read_text_file', arguments: ARGS });
     if (result.isError) throw new Error(JSON.stringify(result.content));
   };
+  const pids = { libosHttp: served.child.pid, stubHttp: stub.child.pid, libosStdio: libosStdioTransport.pid, stubStdio: stubStdioTransport.pid };
+  const WARMUP = 50;
   const before = loadavg();
+  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
   const times = await alternate(
     { libosHttp: call(libosHttp), stubHttp: call(stubHttp), libosStdio: call(libosStdio), stubStdio: call(stubStdio) },
-    { rounds: ROUNDS, calls: CALLS, warmup: 50 },
+    { rounds: ROUNDS, calls: CALLS, warmup: WARMUP },
+  );
+  const cpu = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => {
+      const used = cpuMs(pid);
+      return [name, used === undefined || cpuBefore[name] === undefined ? undefined : (used - cpuBefore[name]) / (WARMUP + ROUNDS * CALLS)];
+    }),
   );
   const after = loadavg();
-  const row = (label, ours, floor) => `| ${label} | ${ours.toFixed(3)} ms | ${floor.toFixed(3)} ms | ${(ours / floor).toFixed(2)}x | 1.3x |`;
+  const cpuRow = (ours, floor) =>
+    ours === undefined || floor === undefined ? '' : ` ${ours.toFixed(3)} ms | ${floor.toFixed(3)} ms | ${(ours / floor).toFixed(2)}x |`;
+  const row = (label, ours, floor, cpuOurs, cpuFloor) =>
+    `| ${label} | ${ours.toFixed(3)} ms | ${floor.toFixed(3)} ms | ${(ours / floor).toFixed(2)}x | 1.3x |${cpuRow(cpuOurs, cpuFloor)}`;
   console.log(
     [
       `MCP 2026-07-28, one 100-byte read, SDK v2 client; medians of ${ROUNDS} x ${CALLS} calls each, alternating`,
       `machine load (1-minute average, ${cpus().length} cores): ${before[0].toFixed(2)} before, ${after[0].toFixed(2)} after`,
       '',
-      '| transport | libos | SDK v2 stub (constant reply) | ratio | target |',
-      '|---|---|---|---|---|',
-      row('Streamable HTTP', times.libosHttp, times.stubHttp),
-      row('stdio', times.libosStdio, times.stubStdio),
+      '| transport | libos | SDK v2 stub (constant reply) | ratio | target | libos server CPU per call | stub server CPU per call | CPU ratio |',
+      '|---|---|---|---|---|---|---|---|',
+      row('Streamable HTTP', times.libosHttp, times.stubHttp, cpu.libosHttp, cpu.stubHttp),
+      row('stdio', times.libosStdio, times.stubStdio, cpu.libosStdio, cpu.stubStdio),
     ].join('\n'),
   );
   for (const client of [libosHttp, stubHttp, libosStdio, stubStdio]) await client.close();

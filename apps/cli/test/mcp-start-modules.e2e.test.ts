@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 /** Which sources the server has loaded so far (the bundle's chunks name their sources in comments). */
-function loaded(): Record<'zodEnglish' | 'cfworker' | 'zodGerman' | 'ajv' | 're2', boolean> {
+function loaded(): Record<'zodEnglish' | 'cfworker' | 'zodGerman' | 'ajv' | 're2' | 'overlay', boolean> {
   const files = [
     ...new Set(
       readFileSync(log, 'utf8')
@@ -52,13 +52,16 @@ function loaded(): Record<'zodEnglish' | 'cfworker' | 'zodGerman' | 'ajv' | 're2
     zodEnglish: text.includes('/zod/v4/locales/en.js'),
     cfworker: text.includes('@cfworker/json-schema'),
     zodGerman: text.includes('/zod/v4/locales/de.js'),
-    ajv: /node_modules[\\/]\.pnpm[\\/]ajv@/u.test(text),
+    // Ajv as its own package (SDK 1.x) or bundled inside SDK v2's ajvProvider module.
+    ajv: /node_modules[\\/]\.pnpm[\\/]ajv@/u.test(text) || /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]ajvProvider-/u.test(text),
     re2: text.includes('/re2js/'),
+    // The overlay's provider and its WebAssembly hasher, used by --overlay only.
+    overlay: text.includes('/provider-overlay/') || text.includes('/hash-wasm@'),
   };
 }
 
 describe('libos mcp loads only what a session uses', () => {
-  it('starts and lists without RE2, Ajv or zod translations, and loads RE2 with the first search', async () => {
+  it('starts and lists without RE2, Ajv, zod translations, or the overlay, and loads RE2 with the first search', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', register, LIBOS_BIN, 'mcp', '--root', join(scratch.path, 'root')],
@@ -72,7 +75,7 @@ describe('libos mcp loads only what a session uses', () => {
       expect(listing.isError).toBeFalsy();
       // zod's English messages and the CfWorker validator are the controls: the session's own code
       // is found under the names the other checks look for.
-      expect(loaded()).toEqual({ zodEnglish: true, cfworker: true, zodGerman: false, ajv: false, re2: false });
+      expect(loaded()).toEqual({ zodEnglish: true, cfworker: true, zodGerman: false, ajv: false, re2: false, overlay: false });
 
       const search = await client.callTool({ name: 'search_files', arguments: { path: 'notes', query: 'hel+o', regex: true } });
       expect(search.isError, JSON.stringify(search.content)).toBeFalsy();

@@ -109,3 +109,18 @@ describe('read_media_file', () => {
     expect(await bed.fail('read_media_file', { path: 'public' })).toMatchObject({ code: 'not_a_file' });
   });
 });
+
+describe('mediaResultOf', () => {
+  const media = { path: 'a.png', media_type: 'image', mime_type: 'image/png', size_bytes: 1, sha256: 'a'.repeat(64), data: 'AA==' };
+
+  it('takes only a result whose own keys are a media result', () => {
+    expect(mediaResultOf(media)).toEqual(media);
+    expect(mediaResultOf({ ...media, extra: true })).toBeUndefined();
+    expect(mediaResultOf({ entries: [{ name: 'a.png' }], truncated: false })).toBeUndefined();
+    // A media result is JSON data: fields a prototype lends do not make one.
+    const { data, media_type, ...rest } = media;
+    expect(mediaResultOf(Object.assign(Object.create({ data, media_type }), rest))).toBeUndefined();
+    expect(mediaResultOf(null)).toBeUndefined();
+    expect(mediaResultOf('AA==')).toBeUndefined();
+  });
+});

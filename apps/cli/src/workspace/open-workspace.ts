@@ -7,7 +7,6 @@ import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
 import { auditPrivateFiles, openAuditLog } from './audit-options.js';
 import { type CleanupStack, createCleanupStack } from './cleanup-stack.js';
-import { overlayOver } from './overlay-workspace.js';
 import { openMounts } from './mount-options.js';
 import { refuseFilesInRoots } from './refuse-files-in-roots.js';
 import type { WorkspaceOptions } from './workspace-options.js';
@@ -40,7 +39,9 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
   const resources = createCleanupStack();
   try {
     const lower = await openProvider(options, config?.bounds);
-    const opened = options.overlayFile === undefined ? lower : (await overlayOver(lower, options.overlayFile)).opened;
+    // The overlay (SQLite state, a WebAssembly hasher) loads only for --overlay: most starts never use it.
+    const opened =
+      options.overlayFile === undefined ? lower : (await (await import('./overlay-workspace.js')).overlayOver(lower, options.overlayFile)).opened;
     resources.defer(() => opened.close?.());
     // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
     if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));

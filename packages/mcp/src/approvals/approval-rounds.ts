@@ -73,13 +73,20 @@ export function createApprovalRounds(options: ApprovalRoundsOptions = {}) {
      * stopped (before touching anything) at an approval the person has not given yet.
      */
     async round(ctx: ServerContext, subject: ApprovalSubject, run: () => Promise<CallToolResult>): Promise<CallToolResult | InputRequiredResult> {
-      const bind = bindingOf(subject);
+      // The binding (canonical JSON and two SHA-256) is computed only for a call that carries a
+      // state or stops at an approval: most calls do neither. No step of a call writes to the
+      // client's parsed arguments, so computed after the call it is what it would have been before.
+      let bind: string | undefined;
+      const bound = (): string => {
+        bind ??= bindingOf(subject);
+        return bind;
+      };
       const state = ctx.mcpReq.requestState<SealedApproval>();
       const approved = new Set<string>();
       let rejected: string | undefined;
       if (state !== undefined) {
         // A state sealed for another call, principal or process, or used before, changes nothing.
-        if (!isSealed(state) || state.bind !== bind || !(await store.consume(state.id, state.expiresAt))) {
+        if (!isSealed(state) || state.bind !== bound() || !(await store.consume(state.id, state.expiresAt))) {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_STATE, { reason: 'invalid_request_state' });
         }
         for (const shown of state.approved) approved.add(shown);
@@ -101,7 +108,7 @@ export function createApprovalRounds(options: ApprovalRoundsOptions = {}) {
       const result = await currentCall.run(approvals, run);
       if (pending === undefined || result.isError !== true) return result;
       const expiresAt = Date.now() + APPROVAL_WINDOW_MS;
-      const sealed: SealedApproval = { id: randomUUID(), bind, approved: [...approved], pending: pending.shown, expiresAt };
+      const sealed: SealedApproval = { id: randomUUID(), bind: bound(), approved: [...approved], pending: pending.shown, expiresAt };
       return inputRequired({
         inputRequests: {
           [APPROVAL_INPUT]: inputRequired.elicit({ message: approvalMessage(pending.request), requestedSchema: { type: 'object', properties: {} } }),

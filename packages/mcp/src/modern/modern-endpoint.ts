@@ -72,7 +72,7 @@ export function createModernEndpoint(runtime: McpRuntime, options: ModernEndpoin
     ({ requestInfo }) => {
       const exchange = requestInfo === undefined ? undefined : exchanges.get(requestInfo);
       if (exchange === undefined) throw new Error('A 2026-07-28 request reached the server without its exchange.');
-      return createModernServer(runtime, exchange, serverOptions);
+      return createModernServer(runtime, () => exchange, serverOptions);
     },
     { legacy: 'reject', maxRequestBodySize: options.maxRequestBytes, onerror: (error) => options.log(error.message) },
   );

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { whenSent } from '../http/call-streams.js';
 import { rpcError, sendJson } from '../http/send-json.js';
@@ -29,6 +29,17 @@ export interface ModernHttp {
   close(): Promise<void>;
 }
 
+/**
+ * The SDK's node:http adapter, loaded with the first HTTP request: its web-server layer (Hono's)
+ * reaches for the global `Response` and `node:http2` as it loads, which cost every `libos mcp`
+ * start (stdio, where no HTTP request ever comes) tens of milliseconds for nothing.
+ */
+let nodeAdapter: Promise<typeof import('@modelcontextprotocol/node')> | undefined;
+function loadNodeAdapter(): Promise<typeof import('@modelcontextprotocol/node')> {
+  nodeAdapter ??= import('@modelcontextprotocol/node');
+  return nodeAdapter;
+}
+
 /** Without a fleet's state, a call runs in a process of its own, ended once it is answered. */
 function spawnPerCall(runtime: McpRuntime): ResolveModernCall {
   return async ({ principal }) => {
@@ -55,6 +66,7 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
 
   return {
     async isLegacy(request, body) {
+      const { toWebRequest } = await loadNodeAdapter();
       return isLegacyRequest(await toWebRequest(nodeRequest(request), body), body, { maxRequestBodySize: options.maxRequestBytes });
     },
     async serve(request, response, body, principal) {
@@ -66,6 +78,7 @@ export function createModernHttp(runtime: McpRuntime, options: ModernHttpOptions
         release = await admitted;
         // Its connection closed while it waited: nobody is left to answer.
         if (release === undefined) return;
+        const { toNodeHandler } = await loadNodeAdapter();
         const node = toNodeHandler(
           {
             fetch: (webRequest) => endpoint.answer({ request: webRequest, body, principal, resolveCall }),

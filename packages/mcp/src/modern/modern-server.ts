@@ -8,7 +8,9 @@ import {
   ProtocolErrorCode,
   type Server,
   type ServerContext,
+  type Tool,
 } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import type { ApprovalRounds } from '../approvals/approval-rounds.js';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
@@ -49,13 +51,32 @@ const NO_NAME = 'Invalid params: tools/call needs "name", the name of a tool as 
 const DEFAULT_TOOLS_TTL_MS = 3_600_000;
 
 /**
- * The SDK v2 server of one 2026-07-28 request. The SDK answers everything of the protocol
- * (`server/discover`, the envelope and header checks, cache hints); `tools/call` is this server's
- * own end to end: the arguments as the client's JSON held them, the exchange's own signal, and one
- * result, measured before it is written.
+ * The validator of a client's answers to the server's own requests (none under 2026-07-28): the
+ * SDK's CfWorker one, so the SDK's Ajv default is never constructed (the CLI bundles no Ajv).
  */
-export function createModernServer(runtime: McpRuntime, exchange: ModernExchange, options: ModernServerOptions): Server {
-  const published = (options.tools ?? runtime.tools).map(toMcpTool);
+const VALIDATOR = new CfWorkerJsonSchemaValidator();
+
+/** Each tool list's MCP form, made once: a server is built per HTTP request, the list does not change. */
+const PUBLISHED = new WeakMap<readonly ToolSummary[], readonly Tool[]>();
+
+function publishedOf(tools: readonly ToolSummary[]): readonly Tool[] {
+  let published = PUBLISHED.get(tools);
+  if (published === undefined) {
+    published = tools.map(toMcpTool);
+    PUBLISHED.set(tools, published);
+  }
+  return published;
+}
+
+/**
+ * The SDK v2 server of 2026-07-28 requests: one per HTTP request, or one pinned for a stdio
+ * connection. The SDK answers everything of the protocol (`server/discover`, the envelope and
+ * header checks, cache hints); `tools/call` is this server's own end to end: the arguments as the
+ * client's JSON held them, the exchange's own signal, and one result, measured before it is written.
+ * `exchangeOf` names the exchange a request belongs to (the request's own, or the one its id names).
+ */
+export function createModernServer(runtime: McpRuntime, exchangeOf: (ctx: ServerContext) => ModernExchange, options: ModernServerOptions): Server {
+  const published = publishedOf(options.tools ?? runtime.tools);
   const server = new PreemptingServer(
     { name: options.name ?? 'libos', title: 'libOS workspace', version: options.version ?? VERSION },
     {
@@ -63,6 +84,7 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
       // The list is the same for every principal: any cache may keep it.
       cacheHints: { 'tools/list': { ttlMs: options.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS, cacheScope: 'public' } },
       requestState: { verify: options.approvals.verify },
+      jsonSchemaValidator: VALIDATOR,
     },
     (params, ctx) => preemptMalformedCall(params, ctx),
   );
@@ -75,9 +97,10 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
     const named = typeof params.name === 'string';
     if (named && (!Object.hasOwn(params, 'arguments') || isPlainObject(params.arguments))) return undefined;
     return (async () => {
+      const exchange = exchangeOf(ctx);
       const call = await exchange.resolveCall(callerOf(ctx));
       try {
-        const result = await runToolCall(call.process, params.name as string, params.arguments, callOptions(ctx));
+        const result = await runToolCall(call.process, params.name as string, params.arguments, callOptions(exchange, ctx));
         if (!named) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NO_NAME);
         return result;
       } finally {
@@ -85,7 +108,7 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
       }
     })();
   }
-  const callOptions = (ctx: ServerContext) => ({
+  const callOptions = (exchange: ModernExchange, ctx: ServerContext) => ({
     signal: exchange.signal,
     caller: callerOf(ctx),
     maxReplyBytes: options.maxReplyBytes,
@@ -93,14 +116,15 @@ export function createModernServer(runtime: McpRuntime, exchange: ModernExchange
     log: options.log,
   });
 
-  server.setRequestHandler('tools/list', () => ({ tools: published }));
+  server.setRequestHandler('tools/list', () => ({ tools: [...published] }));
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    const exchange = exchangeOf(ctx);
     const params = isPlainObject(exchange.body.params) ? exchange.body.params : {};
     const name = request.params.name;
     const call = await exchange.resolveCall(callerOf(ctx));
     try {
       const subject = { principal: call.principal, handle: call.handle, tool: name, arguments: params.arguments };
-      return await options.approvals.round(ctx, subject, () => runToolCall(call.process, name, params.arguments, callOptions(ctx)));
+      return await options.approvals.round(ctx, subject, () => runToolCall(call.process, name, params.arguments, callOptions(exchange, ctx)));
     } finally {
       await call.release();
     }

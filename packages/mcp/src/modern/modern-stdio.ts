@@ -1,57 +1,89 @@
-import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, PROTOCOL_VERSION_META_KEY, type Transport } from '@modelcontextprotocol/server';
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
+import { createApprovalRounds } from '../approvals/approval-rounds.js';
 import { isPlainObject } from '../json-rpc.js';
 import type { McpProcess, McpRuntime } from '../mcp-runtime.js';
 import type { PreemptAnswer } from '../tool-call-hooks.js';
-import type { ResolveModernCall } from './modern-call.js';
-import { createModernEndpoint, type ModernEndpointOptions } from './modern-endpoint.js';
+import type { ModernCall } from './modern-call.js';
+import type { ModernEndpointOptions } from './modern-endpoint.js';
+import { createModernServer, type ModernExchange } from './modern-server.js';
 
 /** The principal of a stdio server: the one user who started it. */
 const STDIO_PRINCIPAL = 'single-user';
 
 /**
- * The 2026-07-28 requests of a stdio connection, answered by the same SDK entry as over HTTP. The
- * SDK's modern entry is per request, so each message is handed to it as the HTTP request it would
- * be (its routing headers taken from the message itself, so they always agree); the channel keeps
- * the line's bounds, ids and back-pressure. Every call runs in the connection's process, whose
+ * The 2026-07-28 requests of a stdio connection, answered by the SDK's own stdio entry
+ * (`serveStdio`): one server pinned for the connection, as every SDK v2 stdio server runs, where
+ * a per-request HTTP entry would build a web `Request`, a server and a `Response` for every call
+ * (that cost 3.6 times an SDK stub's call). The SDK's entry reads from a wire this module feeds:
+ * the channel keeps the line's bounds, the client's ids, cancellation and back-pressure, and hands
+ * each 2026-07-28 request here under an id of the wire's own, which names the request's exchange
+ * (its raw body and its signal) and its answer. Every call runs in the connection's process, whose
  * handle is the empty one (stdio has one agent), so approvals bind to it.
  */
 export function createModernStdio(runtime: McpRuntime, process: McpProcess, options: ModernEndpointOptions) {
-  const endpoint = createModernEndpoint(runtime, options);
-  const resolveCall: ResolveModernCall = async () => ({ principal: STDIO_PRINCIPAL, handle: '', process, release() {} });
+  const call: ModernCall = { principal: STDIO_PRINCIPAL, handle: '', process, release() {} };
+  const exchanges = new Map<number, ModernExchange>();
+  const answers = new Map<number, { resolve(answer: PreemptAnswer): void; reject(error: Error): void }>();
+  let nextId = 0;
+  let closed = false;
+
+  const wire: Transport = {
+    async start() {},
+    async send(message: JSONRPCMessage) {
+      // Only answers reach the client: a stdio request has no stream for notifications of its own.
+      if (!('id' in message) || typeof message.id !== 'number' || 'method' in message) return;
+      const pending = answers.get(message.id);
+      if (pending === undefined) return;
+      answers.delete(message.id);
+      exchanges.delete(message.id);
+      if ('error' in message) pending.resolve({ error: message.error });
+      else pending.resolve({ result: message.result });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const error = new Error('the 2026-07-28 server of this connection has closed');
+      for (const pending of answers.values()) pending.reject(error);
+      answers.clear();
+      exchanges.clear();
+      wire.onclose?.();
+    },
+  };
+  const serverOptions = { ...options, approvals: createApprovalRounds(options.approvals) };
+  const served = serveSdkStdio(
+    () =>
+      createModernServer(
+        runtime,
+        (ctx) => {
+          const exchange = typeof ctx.mcpReq.id === 'number' ? exchanges.get(ctx.mcpReq.id) : undefined;
+          if (exchange === undefined) throw new Error('A 2026-07-28 request reached the server without its exchange.');
+          return exchange;
+        },
+        serverOptions,
+      ),
+    { transport: wire, legacy: 'reject', onerror: (error) => options.log(error.message) },
+  );
+
   return {
     /**
      * Answers a 2026-07-28 request: one whose `_meta` claims a protocol version (the SDK's own
-     * routing rule; a malformed envelope behind the claim is the modern entry's -32602). Undefined
-     * for a 2025-era request, which the session's SDK server answers.
+     * routing rule; a malformed envelope behind the claim is the SDK's -32602). Undefined for a
+     * 2025-era request, which the session's SDK server answers.
      */
     answer(method: string, params: unknown, signal: AbortSignal): Promise<PreemptAnswer> | undefined {
       const meta = isPlainObject(params) && isPlainObject(params._meta) ? params._meta : undefined;
       if (meta === undefined || !Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY)) return undefined;
-      return answerModern(method, params, signal);
+      if (closed) return Promise.reject(new Error('the 2026-07-28 server of this connection has closed'));
+      nextId += 1;
+      const id = nextId;
+      const body = { jsonrpc: '2.0' as const, id, method, params: params as Record<string, unknown> };
+      exchanges.set(id, { body, signal, resolveCall: async () => call });
+      return new Promise<PreemptAnswer>((resolve, reject) => {
+        answers.set(id, { resolve, reject });
+        wire.onmessage?.(body);
+      });
     },
-    close: () => endpoint.close(),
+    close: () => served.close(),
   };
-
-  async function answerModern(method: string, params: unknown, signal: AbortSignal): Promise<PreemptAnswer> {
-    const body = { jsonrpc: '2.0', id: 0, method, params };
-    // A cancelled call is still answered (docs/mcp.md): the cancel reaches the call, not the request.
-    const request = new Request('http://stdio/mcp', { method: 'POST', headers: headersOf(method, params) });
-    const response = await endpoint.answer({ request, body, principal: STDIO_PRINCIPAL, resolveCall, signal });
-    const answer: unknown = await response.json();
-    if (isPlainObject(answer) && isPlainObject(answer.error)) return { error: answer.error as { code: number; message: string } };
-    if (isPlainObject(answer) && isPlainObject(answer.result)) return { result: answer.result };
-    throw new Error(`the SDK answered a 2026-07-28 ${method} with HTTP ${response.status} and no JSON-RPC answer`);
-  }
-}
-
-/** The Streamable HTTP headers a 2026-07-28 client would send with this message. */
-function headersOf(method: string, params: unknown): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': method };
-  const fields = isPlainObject(params) ? params : {};
-  const meta = isPlainObject(fields._meta) ? fields._meta : {};
-  const version = meta[PROTOCOL_VERSION_META_KEY];
-  if (typeof version === 'string') headers['mcp-protocol-version'] = version;
-  const name = method === 'resources/read' ? fields.uri : fields.name;
-  if (typeof name === 'string' && /^[\x20-\x7e]*$/u.test(name)) headers['mcp-name'] = name;
-  return headers;
 }

@@ -25,6 +25,9 @@ export type MediaMetadata = Omit<MediaResult, 'data'>;
 
 /** The result as a media result when it has exactly that shape, else undefined. */
 export function mediaResultOf(result: unknown): MediaResult | undefined {
+  // Asked of every result (its bound, then each transport's form): one without the two keys every
+  // media result has is answered without zod, which would build a failure to say no.
+  if (typeof result !== 'object' || result === null || !Object.hasOwn(result, 'media_type') || !Object.hasOwn(result, 'data')) return undefined;
   const parsed = mediaResultSchema.safeParse(result);
   return parsed.success ? parsed.data : undefined;
 }
