@@ -1,9 +1,22 @@
-import { type FSWatcher, unlinkSync, watch, writeFileSync } from 'node:fs';
+import { type FSWatcher, readFileSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkspacePath } from '@libos/core';
 
 /** How long a barrier waits for its own event before the watcher is judged to have lost events. */
 const BARRIER_MS = 2_000;
+
+/**
+ * The kernel's bound on unread inotify events (`fs.inotify.max_queued_events`); past it events are
+ * dropped, and libuv does not pass the overflow notice on. The kernel's default when unreadable.
+ */
+function queueBound(): number {
+  try {
+    const bound = Number.parseInt(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'), 10);
+    return Number.isSafeInteger(bound) && bound > 0 ? bound : 16_384;
+  } catch {
+    return 16_384;
+  }
+}
 
 /** A change the host reported: a name changed in a directory (null when the host did not say which). */
 export type HostChange = (directory: WorkspacePath, name: string | null) => void;
@@ -20,6 +33,10 @@ export class HostWatcher {
   private readonly waiting = new Map<string, () => void>();
   private readonly own: FSWatcher;
   private count = 0;
+  /** Events reported since the last barrier's own: the queue can only have overflowed if they reach its bound. */
+  private sinceBarrier = 0;
+  private overflowed = false;
+  private readonly bound = queueBound();
   /** False once a watch failed (the host's limit, an error): every search then checks the whole tree. */
   healthy = true;
 
@@ -28,7 +45,16 @@ export class HostWatcher {
     private readonly onChange: HostChange,
   ) {
     this.own = watch(indexDirectory, { persistent: false }, (_event, name) => {
-      if (typeof name === 'string') this.waiting.get(name)?.();
+      const waiting = typeof name === 'string' ? this.waiting.get(name) : undefined;
+      if (waiting === undefined) {
+        this.sinceBarrier++;
+        return;
+      }
+      // Every event queued after the last barrier's came before this one. Had the queue overflowed
+      // in between, it held its bound of them at once, all reported since (only later ones drop).
+      this.overflowed = this.sinceBarrier >= this.bound;
+      this.sinceBarrier = 0;
+      waiting();
     });
     this.own.on('error', () => {
       this.healthy = false;
@@ -40,7 +66,10 @@ export class HostWatcher {
     this.unwatch([path]);
     if (!this.healthy) return;
     try {
-      const watcher = watch(host, { persistent: false }, (_event, name) => this.onChange(path, typeof name === 'string' ? name : null));
+      const watcher = watch(host, { persistent: false }, (_event, name) => {
+        this.sinceBarrier++;
+        this.onChange(path, typeof name === 'string' ? name : null);
+      });
       watcher.on('error', () => this.onChange(path, null));
       this.watchers.set(path, watcher);
     } catch {
@@ -57,7 +86,8 @@ export class HostWatcher {
 
   /**
    * Resolves true once every change made before the call has reached `onChange`; false when the
-   * barrier's own event never came (then changes may have been lost, and the caller checks all).
+   * barrier's own event never came, or so many came before it that the kernel's queue may have
+   * overflowed (then changes may have been lost, and the caller checks all).
    */
   async barrier(): Promise<boolean> {
     if (!this.healthy) return false;
@@ -76,7 +106,7 @@ export class HostWatcher {
       this.waiting.delete(name);
       return false;
     }
-    const ok = await seen;
+    const ok = (await seen) && !this.overflowed;
     this.waiting.delete(name);
     try {
       unlinkSync(file);
