@@ -38,7 +38,7 @@ function gatedProcess() {
   return { process, counts, open: () => opened() };
 }
 
-/** The exact bytes of a 2026-07-28 tools/call POST. */
+/** The exact bytes of a tools/call POST under revision 2026-07-28. */
 function modernCall(url: URL, id: number, name: string): string {
   const body = JSON.stringify(asGeneration(MODERN, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }));
   return rawPost(url, { ...AUTHORIZED, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name }, body);

