@@ -6,6 +6,7 @@ import {
   type DeleteDirectoryOptions,
   type DeleteFileOptions,
   type MakeDirectoryOptions,
+  type ProviderCallOptions,
   type RenameOptions,
   type WorkspacePath,
   type WriteFileOptions,
@@ -34,8 +35,9 @@ import {
   type RecordedBase,
 } from './probe-path.js';
 
-/** The tool that made a provider call, when the tools runtime says (docs/overlay.md, "History"). */
-export const toolOf = (options: { readonly tool?: string | undefined }, method: string): string => options.tool ?? method;
+/** What history records a call as: its caller's `label` (a tool's name), the deprecated `tool`, else the method (docs/overlay.md). */
+// An empty name names nothing: the method is shown instead.
+export const labelOf = (options: ProviderCallOptions, method: string): string => options.label || options.tool || method;
 
 /**
  * The lower's naming rules hold on the overlay (docs/overlay.md, "The agent's view"): a path the
@@ -94,7 +96,7 @@ export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, b
   return mutate(
     context,
     path,
-    toolOf(options, 'writeFile'),
+    labelOf(options, 'writeFile'),
     async () => {
       checkSignal(options.signal, path);
       refuseLowerRules(context, path);
@@ -127,7 +129,7 @@ export function overlayMakeDirectory(context: OverlayContext, path: WorkspacePat
   return mutate(
     context,
     path,
-    toolOf(options, 'makeDirectory'),
+    labelOf(options, 'makeDirectory'),
     async () => {
       checkSignal(options.signal, path);
       refuseLowerRules(context, path);
@@ -157,7 +159,7 @@ export function overlayDeleteFile(context: OverlayContext, path: WorkspacePath, 
   return mutate(
     context,
     path,
-    toolOf(options, 'deleteFile'),
+    labelOf(options, 'deleteFile'),
     async () => {
       checkSignal(options.signal, path);
       const probe = await probePath(context, path, options.signal);
@@ -188,7 +190,7 @@ export function overlayDeleteDirectory(context: OverlayContext, path: WorkspaceP
   return mutate(
     context,
     path,
-    toolOf(options, 'deleteDirectory'),
+    labelOf(options, 'deleteDirectory'),
     async () => {
       checkSignal(options.signal, path);
       if (isRootPath(path)) throw providerErrors.rootRefused(path);
@@ -245,7 +247,7 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
   return mutate(
     context,
     from,
-    toolOf(options, 'rename'),
+    labelOf(options, 'rename'),
     async () => {
       checkSignal(options.signal, from);
       refuseLowerRules(context, to);
