@@ -2,6 +2,9 @@ import type { DirectoryHandle } from './directory-handle.js';
 import type { TreeSearchAnswer, TreeSearchQuery } from './tree-search.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import type { WorkspacePath } from './workspace-path.js';
+import type { ProviderCallOptions } from './provider-call-options.js';
+
+export type { ProviderCallOptions } from './provider-call-options.js';
 
 /** What an entry is, observed without following links. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -25,21 +28,6 @@ export interface PathStatus {
    * null otherwise. The overlay reads it to carry a mode with the bytes (docs/overlay.md, "Modes").
    */
   readonly mode?: number | null;
-}
-
-/**
- * What every method's options may carry. `signal`: the caller gave up on the call (an MCP
- * cancellation, a closed client); a provider stops where it waits and fails with `provider_failure`
- * (`details.reason: "cancelled"`), effect `none` before anything changed, else `unknown`, or it
- * finishes as it would have. A signal already aborted when the call starts changes nothing.
- */
-export interface ProviderCallOptions {
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * The tool whose call made this provider call (`write_text_file`), set by the tools runtime.
-   * Providers may ignore it; the overlay provider records it in its history (docs/overlay.md).
-   */
-  readonly tool?: string | undefined;
 }
 
 /** Options of `stat`. */

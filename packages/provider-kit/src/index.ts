@@ -27,3 +27,5 @@ export type { CallGate } from './call-gate.js';
 export { checkSignal } from './check-signal.js';
 export { hostErrorCode } from './host-error-code.js';
 export { SmallestItems } from './smallest-items.js';
+export { GATED_METHODS, defineProvider } from './define-provider.js';
+export type { DefinedProvider, GatedMethodName, ProviderCall, ProviderDefinition, ProviderOperation, ProviderOperations } from './define-provider.js';

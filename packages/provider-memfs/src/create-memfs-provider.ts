@@ -1,12 +1,5 @@
-import {
-  LibosError,
-  ROOT_PATH,
-  type FileSystemProviderV1,
-  type ProviderCallOptions,
-  type ProviderCapabilities,
-  type WorkspacePath,
-} from '@libos/core';
-import { checkSignal, createCallGate } from '@libos/provider-kit';
+import { LibosError, ROOT_PATH, type FileSystemProviderV1, type ProviderCapabilities } from '@libos/core';
+import { defineProvider } from '@libos/provider-kit';
 import { memfs, type IFs } from 'memfs';
 import { appendFile } from './append-file.js';
 import { copyFile } from './copy-file.js';
@@ -61,35 +54,30 @@ export function createMemfsProvider(options: MemfsProviderOptions = {}): FileSys
   if (options.seed !== undefined) seedVolume(fs, options.seed, root);
   else ensureRoot(fs, root);
   const workspace: Workspace = { fs, root };
-  const gate = createCallGate('memfs');
 
-  // Every method acts in one synchronous block and never waits, so the signal is honoured at the start.
-  const run = <T>(path: WorkspacePath, options: ProviderCallOptions | undefined, operation: (open: Workspace) => T): Promise<T> =>
-    gate.run(path, () => {
-      checkSignal(options?.signal, path);
-      return operation(workspace);
-    });
-
-  return {
-    specificationVersion: 'v1',
+  // Every operation acts in one synchronous block and never waits, so the kit's signal check at the
+  // start is the only one; the operations map memfs's errors themselves, naming what they were doing.
+  return defineProvider({
     name: 'memfs',
     capabilities: MEMFS_CAPABILITIES,
+    enter: () => workspace,
     // memfs keeps no name for itself: every canonical path is the caller's.
     checkPath: () => undefined,
-    stat: (path, statOptions) => run(path, statOptions, (open) => statPath(open, path)),
-    listDirectory: (path, listOptions) => run(path, listOptions, (open) => listDirectory(open, path, listOptions)),
-    readFile: (path, readOptions) => run(path, readOptions, (open) => readFile(open, path, readOptions)),
-    writeFile: (path, bytes, writeOptions) => run(path, writeOptions, (open) => writeFile(open, path, bytes, writeOptions)),
-    makeDirectory: (path, directoryOptions) => run(path, directoryOptions, (open) => makeDirectory(open, path, directoryOptions)),
-    deleteFile: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteFile(open, path, deleteOptions)),
-    deleteDirectory: (path, deleteOptions) => run(path, deleteOptions, (open) => deleteDirectory(open, path, deleteOptions)),
-    rename: (from, to, renameOptions) => run(from, renameOptions, (open) => renameFile(open, from, to, renameOptions)),
-    appendFile: (path, bytes, appendOptions) => run(path, appendOptions, (open) => appendFile(open, path, bytes, appendOptions)),
-    copyFile: (from, to, copyOptions) => run(from, copyOptions, (open) => copyFile(open, from, to, copyOptions)),
-    readFileRange: (path, rangeOptions) => run(path, rangeOptions, (open) => readFileRange(open, path, rangeOptions)),
-    searchTree: (path, query) => run(path, query, (open) => searchTree(open, path, query)),
-    close: () => gate.close(),
-  };
+    operations: {
+      stat: (open, path) => statPath(open, path),
+      listDirectory: (open, path, listOptions) => listDirectory(open, path, listOptions),
+      readFile: (open, path, readOptions) => readFile(open, path, readOptions),
+      writeFile: (open, path, bytes, writeOptions) => writeFile(open, path, bytes, writeOptions),
+      makeDirectory: (open, path, directoryOptions) => makeDirectory(open, path, directoryOptions),
+      deleteFile: (open, path, deleteOptions) => deleteFile(open, path, deleteOptions),
+      deleteDirectory: (open, path, deleteOptions) => deleteDirectory(open, path, deleteOptions),
+      rename: (open, from, to, renameOptions) => renameFile(open, from, to, renameOptions),
+      appendFile: (open, path, bytes, appendOptions) => appendFile(open, path, bytes, appendOptions),
+      copyFile: (open, from, to, copyOptions) => copyFile(open, from, to, copyOptions),
+      readFileRange: (open, path, rangeOptions) => readFileRange(open, path, rangeOptions),
+      searchTree: (open, path, query) => searchTree(open, path, query),
+    },
+  });
 }
 
 function checkRoot(root: string): string {

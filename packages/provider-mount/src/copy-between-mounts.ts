@@ -26,7 +26,7 @@ export async function copyBetweenMounts(
 ): Promise<{ bytesCopied: number; replaced: boolean }> {
   const from = source.mount.outer(source.inner);
   checkSignal(options.signal, from);
-  const call = { signal: options.signal, tool: options.tool };
+  const call = { signal: options.signal, label: options.label ?? options.tool };
   const read = await rebasing(source.mount.outer, () => source.mount.provider.readFile(source.inner, { ...call, maxBytes }));
   if (read.truncated) throw mountErrors.copyTooLarge(from, maxBytes);
   const status = await rebasing(source.mount.outer, () => source.mount.provider.stat(source.inner, call));

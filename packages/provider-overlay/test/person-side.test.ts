@@ -133,12 +133,23 @@ describe('apply', () => {
 });
 
 describe('discard, history and rewind', () => {
+  it("records each call by its caller's label, else the deprecated tool, else the method (an empty name too)", async () => {
+    const { overlay, agent } = await setUp();
+    await agent.writeFile(path('a'), bytes('1'), { overwrite: true, label: 'libos apply-script' });
+    await agent.writeFile(path('b'), bytes('2'), { overwrite: true, label: 'write_text_file', tool: 'ignored' });
+    await agent.appendFile!(path('a'), bytes('3'), { create: false, tool: 'append_text_file' });
+    await agent.copyFile!(path('a'), path('c'), { overwrite: false });
+    await agent.makeDirectory(path('d'), { parents: false, existOk: false, label: '' });
+    const { calls } = await overlay.history();
+    expect(calls.map((call) => call.tool)).toEqual(['libos apply-script', 'write_text_file', 'append_text_file', 'copyFile', 'makeDirectory']);
+  });
+
   it('rewinds to right after a call, and discard shows the lower again', async () => {
     const { overlay, agent } = await setUp({ 'a.txt': 'a' });
-    await agent.writeFile(path('a.txt'), bytes('1'), { overwrite: true, tool: 'write_text_file' });
-    await agent.writeFile(path('a.txt'), bytes('2'), { overwrite: true, tool: 'write_text_file' });
-    await agent.deleteFile(path('a.txt'), { missingOk: false, tool: 'delete_file' });
-    await agent.writeFile(path('b/c.txt'), bytes('c'), { overwrite: false, tool: 'write_text_file' });
+    await agent.writeFile(path('a.txt'), bytes('1'), { overwrite: true, label: 'write_text_file' });
+    await agent.writeFile(path('a.txt'), bytes('2'), { overwrite: true, label: 'write_text_file' });
+    await agent.deleteFile(path('a.txt'), { missingOk: false, label: 'delete_file' });
+    await agent.writeFile(path('b/c.txt'), bytes('c'), { overwrite: false, label: 'write_text_file' });
     const { calls } = await overlay.history();
     expect(calls.map((call) => [call.seq, call.tool, call.paths])).toEqual([
       [1, 'write_text_file', ['a.txt']],

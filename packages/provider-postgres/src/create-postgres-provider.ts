@@ -1,13 +1,5 @@
-import {
-  LibosError,
-  ROOT_PATH,
-  providerErrors,
-  type FileSystemProviderV1,
-  type ProviderCallOptions,
-  type ProviderCapabilities,
-  type WorkspacePath,
-} from '@libos/core';
-import { checkSignal, createCallGate } from '@libos/provider-kit';
+import { LibosError, ROOT_PATH, providerErrors, type FileSystemProviderV1, type ProviderCapabilities, type WorkspacePath } from '@libos/core';
+import { createCallGate, defineProvider, type GatedMethodName } from '@libos/provider-kit';
 import pg from 'pg';
 import { appendFile } from './append-file.js';
 import { deleteEntry, makeDirectory, renameFile, writeFile } from './change-queries.js';
@@ -84,6 +76,9 @@ const ROOT = ROOT_PATH;
 /** The workspace once open, and whether its schema has the trigram index search narrows with. */
 type OpenedRef = WorkspaceRef & { readonly created: boolean; readonly trigramIndex: boolean };
 
+// The operations that only read: whatever failed, nothing was changed.
+const READS: ReadonlySet<GatedMethodName> = new Set(['stat', 'listDirectory', 'readFile', 'readFileRange', 'searchTree']);
+
 /**
  * Makes a workspace provider whose tree lives in PostgreSQL (docs/provider-postgres.md): runtimes on
  * many hosts that name the same database, schema and workspace share one tree. Nothing connects
@@ -130,54 +125,35 @@ export function createPostgresProvider(options: PostgresProviderOptions): Postgr
     return opening;
   };
 
-  const run = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: OpenedRef) => Promise<T>): Promise<T> =>
-    gate.run(path, async () => {
-      checkSignal(callOptions?.signal, path);
-      const ref = await open(path);
-      checkSignal(callOptions?.signal, path);
-      return work(ref);
-    });
-
-  // Reads are one statement each: a lost connection changed nothing.
-  const read = <T>(path: WorkspacePath, callOptions: ProviderCallOptions | undefined, work: (ref: OpenedRef) => Promise<T>): Promise<T> =>
-    run(path, callOptions, async (ref) => {
-      try {
-        return await work(ref);
-      } catch (error) {
-        if (LibosError.is(error, 'not_found')) throw error;
-        throw databaseFailure(error, path, 'none');
-      }
-    });
-
-  return {
-    specificationVersion: 'v1',
+  // Reads are one statement each: a lost connection changed nothing. A change may have been committing.
+  const provider = defineProvider({
     name: 'postgres',
     capabilities: POSTGRES_CAPABILITIES,
     // Declared, so a runtime refuses a config bound this provider would not enforce.
     workspaceMaxBytes: maxBytes,
-    workspace,
-    open: () => gate.run(ROOT, async () => ({ created: (await open(ROOT)).created })),
-    stat: (path, statOptions) => read(path, statOptions, (ref) => statPath(pool, ref, path)),
-    listDirectory: (path, listOptions) => read(path, listOptions, (ref) => listDirectory(pool, ref, path, listOptions.limit)),
-    readFile: (path, readOptions) => read(path, readOptions, (ref) => readFile(pool, ref, path, readOptions.maxBytes)),
-    writeFile: (path, bytes, writeOptions) => run(path, writeOptions, (ref) => writeFile(pool, ref, path, bytes, writeOptions, maxBytes)),
-    makeDirectory: (path, directoryOptions) =>
-      run(path, directoryOptions, (ref) => makeDirectory(pool, ref, path, directoryOptions.parents, directoryOptions.existOk)),
-    deleteFile: (path, deleteOptions) => run(path, deleteOptions, (ref) => deleteEntry(pool, ref, path, false, deleteOptions.missingOk)),
-    deleteDirectory: (path, deleteOptions) =>
-      run(path, deleteOptions, (ref) =>
+    gate,
+    enter: (path: WorkspacePath) => open(path),
+    mapError: (error, path, call) => databaseFailure(error, path, READS.has(call.operation) ? 'none' : 'unknown'),
+    operations: {
+      stat: (ref, path) => statPath(pool, ref, path),
+      listDirectory: (ref, path, listOptions) => listDirectory(pool, ref, path, listOptions.limit),
+      readFile: (ref, path, readOptions) => readFile(pool, ref, path, readOptions.maxBytes),
+      writeFile: (ref, path, bytes, writeOptions) => writeFile(pool, ref, path, bytes, writeOptions, maxBytes),
+      makeDirectory: (ref, path, directoryOptions) => makeDirectory(pool, ref, path, directoryOptions.parents, directoryOptions.existOk),
+      deleteFile: (ref, path, deleteOptions) => deleteEntry(pool, ref, path, false, deleteOptions.missingOk),
+      deleteDirectory: (ref, path, deleteOptions) =>
         deleteOptions.recursive ? deleteTree(pool, ref, path, deleteOptions) : deleteNonRecursive(pool, ref, path, deleteOptions.missingOk),
-      ),
-    rename: (from, to, renameOptions) => run(from, renameOptions, (ref) => renameFile(pool, ref, from, to, renameOptions.overwrite)),
-    appendFile: (path, bytes, appendOptions) => run(path, appendOptions, (ref) => appendFile(pool, ref, path, bytes, appendOptions, maxBytes)),
-    copyFile: (from, to, copyOptions) => run(from, copyOptions, (ref) => copyFile(pool, ref, from, to, copyOptions, maxBytes)),
-    readFileRange: (path, rangeOptions) => read(path, rangeOptions, (ref) => readFileRange(pool, ref, path, rangeOptions)),
-    searchTree: (path, query) => read(path, query, (ref) => searchTree(pool, ref, path, query, ref.trigramIndex)),
-    close: () =>
-      gate.close(async () => {
-        if (ownPool) await pool.end().catch(() => undefined);
-      }),
-  };
+      rename: (ref, from, to, renameOptions) => renameFile(pool, ref, from, to, renameOptions.overwrite),
+      appendFile: (ref, path, bytes, appendOptions) => appendFile(pool, ref, path, bytes, appendOptions, maxBytes),
+      copyFile: (ref, from, to, copyOptions) => copyFile(pool, ref, from, to, copyOptions, maxBytes),
+      readFileRange: (ref, path, rangeOptions) => readFileRange(pool, ref, path, rangeOptions),
+      searchTree: (ref, path, query) => searchTree(pool, ref, path, query, ref.trigramIndex),
+    },
+    release: async () => {
+      if (ownPool) await pool.end().catch(() => undefined);
+    },
+  });
+  return { ...provider, workspace, open: () => gate.run(ROOT, async () => ({ created: (await open(ROOT)).created })) };
 }
 
 function deleteNonRecursive(pool: pg.Pool, ref: WorkspaceRef, path: WorkspacePath, missingOk: boolean): Promise<{ deleted: boolean }> {

@@ -2,7 +2,7 @@ import { providerErrors, type AppendFileOptions, type FileAppend, type Workspace
 import { checkSignal } from '@libos/provider-kit';
 import type { RowHead } from '../state/entry-rows.js';
 import { lowerManifestStore } from '../state/manifest-store.js';
-import { putParents, refuseLowerRules, toolOf } from './overlay-mutations.js';
+import { putParents, refuseLowerRules, labelOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from '../overlay-context.js';
 import { MISSING_BASE, baseOfRow, fileRow, probePath, type Probe, type RecordedBase } from './probe-path.js';
 import { finish, hashLowerFile, hashStateOf, hasherFrom, type CarriedHash } from './row-bytes.js';
@@ -28,7 +28,7 @@ export function overlayAppendFile(context: OverlayContext, path: WorkspacePath, 
   return mutate(
     context,
     path,
-    toolOf(options, 'appendFile'),
+    labelOf(options, 'appendFile'),
     async () => {
       const observed = await observe(context, path, options);
       const size = observed.at === 'new' ? 0 : observed.size;

@@ -1,6 +1,6 @@
 import type { CopyFileOptions, WorkspacePath } from '@libos/core';
 import { checkTransferTarget, checkSignal } from '@libos/provider-kit';
-import { putTransfer, refuseLowerRules, sourceBytes, targetBaseOf, toolOf } from './overlay-mutations.js';
+import { putTransfer, refuseLowerRules, sourceBytes, targetBaseOf, labelOf } from './overlay-mutations.js';
 import { mutate, type OverlayContext } from '../overlay-context.js';
 import { lowerBase, probePath, probeSource } from './probe-path.js';
 
@@ -19,7 +19,7 @@ export function overlayCopyFile(
   return mutate(
     context,
     to,
-    toolOf(options, 'copyFile'),
+    labelOf(options, 'copyFile'),
     async () => {
       checkSignal(options.signal, from);
       refuseLowerRules(context, to);

@@ -6,6 +6,7 @@ import {
   type DeleteDirectoryOptions,
   type DeleteFileOptions,
   type MakeDirectoryOptions,
+  type ProviderCallOptions,
   type RenameOptions,
   type WorkspacePath,
   type WriteFileOptions,
@@ -35,8 +36,9 @@ import {
   type RecordedBase,
 } from './probe-path.js';
 
-/** The tool that made a provider call, when the tools runtime says (docs/overlay.md, "History"). */
-export const toolOf = (options: { readonly tool?: string | undefined }, method: string): string => options.tool ?? method;
+/** What history records a call as: its caller's `label` (a tool's name), the deprecated `tool`, else the method (docs/overlay.md). */
+// An empty name names nothing: the method is shown instead.
+export const labelOf = (options: ProviderCallOptions, method: string): string => options.label || options.tool || method;
 
 /**
  * The lower's naming rules hold on the overlay (docs/overlay.md, "The agent's view"): a path the
@@ -99,7 +101,7 @@ export function overlayWriteFile(context: OverlayContext, path: WorkspacePath, b
   return mutate(
     context,
     path,
-    toolOf(options, 'writeFile'),
+    labelOf(options, 'writeFile'),
     async () => {
       checkSignal(options.signal, path);
       refuseLowerRules(context, path);
@@ -133,7 +135,7 @@ export function overlayMakeDirectory(context: OverlayContext, path: WorkspacePat
   return mutate(
     context,
     path,
-    toolOf(options, 'makeDirectory'),
+    labelOf(options, 'makeDirectory'),
     async () => {
       checkSignal(options.signal, path);
       refuseLowerRules(context, path);
@@ -163,7 +165,7 @@ export function overlayDeleteFile(context: OverlayContext, path: WorkspacePath, 
   return mutate(
     context,
     path,
-    toolOf(options, 'deleteFile'),
+    labelOf(options, 'deleteFile'),
     async () => {
       checkSignal(options.signal, path);
       const probe = await probePath(context, path, options.signal);
@@ -194,7 +196,7 @@ export function overlayDeleteDirectory(context: OverlayContext, path: WorkspaceP
   return mutate(
     context,
     path,
-    toolOf(options, 'deleteDirectory'),
+    labelOf(options, 'deleteDirectory'),
     async () => {
       checkSignal(options.signal, path);
       if (isRootPath(path)) throw providerErrors.rootRefused(path);
@@ -251,7 +253,7 @@ export function overlayRename(context: OverlayContext, from: WorkspacePath, to: 
   return mutate(
     context,
     from,
-    toolOf(options, 'rename'),
+    labelOf(options, 'rename'),
     async () => {
       checkSignal(options.signal, from);
       refuseLowerRules(context, to);
