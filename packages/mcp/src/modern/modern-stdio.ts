@@ -8,6 +8,20 @@ import type { ModernCall } from './modern-call.js';
 import type { ModernEndpointOptions } from './modern-endpoint.js';
 import { createModernServer, type ModernExchange } from './modern-server.js';
 
+/**
+ * `subscriptions/listen` over stdio, refused: the SDK holds a listen open until the client cancels
+ * it or the connection closes, but the channel answers each request once and counts it in flight
+ * until then, so listens would hold the connection's call slots (eight wedge it) and keep the end of
+ * input from ever draining. This server has nothing to notify anyway: its tools never change and it
+ * declares no list changes, resources or prompts.
+ */
+const NO_LISTEN: PreemptAnswer = {
+  error: {
+    code: -32601,
+    message: 'Method not found: subscriptions/listen is not served over stdio (this server sends no notifications: its tool list never changes).',
+  },
+};
+
 /** The principal of a stdio server: the one user who started it. */
 const STDIO_PRINCIPAL = 'single-user';
 
@@ -75,6 +89,7 @@ export function createModernStdio(runtime: McpRuntime, process: McpProcess, opti
       const meta = isPlainObject(params) && isPlainObject(params._meta) ? params._meta : undefined;
       if (meta === undefined || !Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY)) return undefined;
       if (closed) return Promise.reject(new Error('the 2026-07-28 server of this connection has closed'));
+      if (method === 'subscriptions/listen') return Promise.resolve(NO_LISTEN);
       nextId += 1;
       const id = nextId;
       const body = { jsonrpc: '2.0' as const, id, method, params: params as Record<string, unknown> };
