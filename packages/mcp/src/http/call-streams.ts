@@ -49,6 +49,11 @@ export function createCallStreams(sessionId: () => string | undefined) {
   }
 
   return {
+    /** Whether a request under `id` is still waiting for its reply here. */
+    has(id: ExternalId): boolean {
+      return streams.has(idKey(id));
+    },
+
     /** Opens the stream the reply to request `id` will travel on. */
     open(id: ExternalId, response: ServerResponse, connection: Socket): void {
       streams.set(idKey(id), { response, connection });

@@ -9,6 +9,8 @@ import { openMcpSession, type McpSession } from '../open-mcp-session.js';
 import { createCallStreams, refusePost, whenSent } from './call-streams.js';
 import { rpcError, sendJson } from './send-json.js';
 
+const DUPLICATE_ID = 'Invalid Request: a request of this session with this id is still in flight; use another id.';
+
 export interface HttpSessionOptions {
   readonly runtime: McpRuntime;
   readonly process: McpProcess;
@@ -143,7 +145,16 @@ export class HttpSession {
       sendJson(response, refusal.status, refusal.body);
       return;
     }
-    if (isRequest(body)) this.#streams.open(body.id, response, request.socket);
+    if (isRequest(body)) {
+      // Replies find their response by the client's id: a second request under an id still in
+      // flight would take the first one's stream, leaving the first answered on the wrong response
+      // and its own open for good. JSON-RPC forbids the repeat; it is refused on its own response.
+      if (this.#streams.has(body.id)) {
+        sendJson(response, 400, rpcError(JSON_RPC.invalidRequest, DUPLICATE_ID, body.id));
+        return;
+      }
+      this.#streams.open(body.id, response, request.socket);
+    }
     this.mcp.channel.receive(body, bodyBytes);
     // Notifications and responses are accepted, as the SDK transport answers them.
     if (!isRequest(body)) response.writeHead(202).end();
