@@ -132,7 +132,12 @@ export class HttpSession {
         this.#raw.set(idKey(body.id), { body, bytes: bodyBytes });
       }
       await this.#transport.handleRequest(request, response, body);
-      if (isRequest(body)) this.#raw.delete(idKey(body.id));
+      if (isRequest(body)) {
+        const key = idKey(body.id);
+        // Still here: the transport refused the request without delivering it (an `initialize` on an
+        // initialized session), so no reply will come to take its response either.
+        if (this.#raw.delete(key)) this.#pending.delete(key);
+      }
     } finally {
       if (counted) this.#openRequests.delete(request);
       this.lastActivity = Date.now();
