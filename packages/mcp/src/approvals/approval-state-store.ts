@@ -15,11 +15,16 @@ export interface ApprovalStateStore {
 /** The one-process store: used ids in memory, each dropped once its state has expired. */
 export class MemoryApprovalStateStore implements ApprovalStateStore {
   readonly #used = new Map<string, number>();
+  #nextSweep = 0;
 
   async consume(id: string, expiresAt: number): Promise<boolean> {
     const now = Date.now();
     // Expired ids verify no more, so forgetting them bounds the map by what ten minutes can mint.
-    for (const [usedId, expiry] of this.#used) if (expiry <= now) this.#used.delete(usedId);
+    // One sweep a second at most: a sweep per call would make a fast client's calls quadratic.
+    if (now >= this.#nextSweep) {
+      for (const [usedId, expiry] of this.#used) if (expiry <= now) this.#used.delete(usedId);
+      this.#nextSweep = now + 1000;
+    }
     if (this.#used.has(id)) return false;
     this.#used.set(id, expiresAt);
     return true;
