@@ -85,12 +85,24 @@ try {
     const result = await client.callTool({ name: 'read_text_file', arguments: ARGS });
     if (result.isError) throw new Error(JSON.stringify(result.content));
   };
-  const pids = { libosHttp: served.child.pid, stubHttp: stub.child.pid, libosStdio: libosStdioTransport.pid, stubStdio: stubStdioTransport.pid, readingStdio: readingStdioTransport.pid };
+  const pids = {
+    libosHttp: served.child.pid,
+    stubHttp: stub.child.pid,
+    libosStdio: libosStdioTransport.pid,
+    stubStdio: stubStdioTransport.pid,
+    readingStdio: readingStdioTransport.pid,
+  };
   const WARMUP = 50;
   const before = loadavg();
   const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
   const times = await alternate(
-    { libosHttp: call(libosHttp), stubHttp: call(stubHttp), libosStdio: call(libosStdio), stubStdio: call(stubStdio), readingStdio: call(readingStdio) },
+    {
+      libosHttp: call(libosHttp),
+      stubHttp: call(stubHttp),
+      libosStdio: call(libosStdio),
+      stubStdio: call(stubStdio),
+      readingStdio: call(readingStdio),
+    },
     { rounds: ROUNDS, calls: CALLS, warmup: WARMUP },
   );
   const cpu = Object.fromEntries(
