@@ -1,36 +1,9 @@
 import { PassThrough, Writable } from 'node:stream';
-import type { ToolSummary } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
 import type { McpProcess } from '../src/mcp-runtime.js';
 import { serveStdio } from '../src/serve-stdio.js';
-import { fakeRuntime } from './support/fake-runtime.js';
+import { fakeRuntime, gatedProcess as gated, slowTool } from './support/fake-runtime.js';
 import { asGeneration, EVERY_WAY, GENERATIONS, LEGACY, MODERN, serve } from './support/generations.js';
-
-const slowTool: ToolSummary = {
-  name: 'slow',
-  title: 'Slow',
-  description: 'Answers once the test lets it.',
-  inputSchema: { type: 'object' },
-  outputSchema: { type: 'object' },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-};
-
-/** A process whose calls wait until the test opens the gate; it counts how many run at once. */
-function gated() {
-  let open: () => void = () => {};
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const counts = { running: 0, peak: 0 };
-  const process: McpProcess = {
-    call: async () => {
-      counts.running += 1;
-      counts.peak = Math.max(counts.peak, counts.running);
-      await gate;
-      counts.running -= 1;
-      return { ok: true, result: { done: true } };
-    },
-  };
-  return { process, counts, open: () => open() };
-}
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,33 +1,6 @@
-import type { ToolSummary } from '@libos/tools';
 import { describe, expect, it } from 'vitest';
-import type { McpProcess } from '../src/mcp-runtime.js';
-import { fakeRuntime } from './support/fake-runtime.js';
+import { fakeRuntime, gatedProcess as gated, slowTool } from './support/fake-runtime.js';
 import { GENERATIONS, type Generation, serve } from './support/generations.js';
-
-const slowTool: ToolSummary = {
-  name: 'slow',
-  title: 'Slow',
-  description: 'Answers once the test lets it.',
-  inputSchema: { type: 'object' },
-  outputSchema: { type: 'object' },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-};
-
-/** A process whose calls wait until the test opens the gate; `started` settles once one has begun. */
-function gated() {
-  let open: () => void = () => {};
-  let began: () => void = () => {};
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const started = new Promise<void>((resolve) => (began = resolve));
-  const process: McpProcess = {
-    call: async () => {
-      began();
-      await gate;
-      return { ok: true, result: { done: true } };
-    },
-  };
-  return { process, started, open: () => open() };
-}
 
 const SLOW_CALL = { jsonrpc: '2.0', id: 'taken', method: 'tools/call', params: { name: 'slow', arguments: {} } };
 

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
-import { createMemfsTestbed } from '@libos/provider-memfs/testing';
+import { createMemfsTestbed, type MemfsFixtures } from '@libos/provider-memfs/testing';
 import { createRuntime, type Runtime, type RuntimeOptions } from '@libos/tools';
 import { serveHttp, type HttpServer, type ServeHttpOptions } from '../../src/http/serve-http.js';
 import type { McpRuntime } from '../../src/mcp-runtime.js';
-import { serveStdio, type ServeStdioOptions } from '../../src/serve-stdio.js';
+import { serveStdio, type ServeStdioOptions, type StdioSession } from '../../src/serve-stdio.js';
 
 /** The two protocol generations the server speaks (docs/mcp.md, "Two protocol generations"). */
 export type Generation = '2026-07-28' | '2025-11-25';
@@ -72,8 +72,10 @@ export interface Served {
   /** The HTTP endpoint (HTTP only). */
   readonly url?: URL;
   readonly http?: HttpServer;
-  /** The streams a stdio client talks on (stdio only). */
-  readonly stdio?: { readonly input: PassThrough; readonly output: PassThrough };
+  /** The memfs workspace's fixtures (when `serve` made the runtime). */
+  readonly fixtures?: MemfsFixtures;
+  /** The streams a stdio client talks on, and the server's session on them (stdio only). */
+  readonly stdio?: { readonly input: PassThrough; readonly output: PassThrough; readonly session: StdioSession };
   /** A raw JSON-RPC connection of `generation` (over stdio: the one connection there is). */
   connect(generation: Generation, headers?: Record<string, string>): Promise<RawConnection>;
   close(): Promise<void>;
@@ -81,6 +83,8 @@ export interface Served {
 
 export interface ServeOptions {
   readonly files?: Record<string, string | Uint8Array>;
+  /** Directories made before the files (for grants on a directory that starts empty). */
+  readonly directories?: readonly string[];
   readonly runtime?: McpRuntime;
   readonly runtimeOptions?: Omit<RuntimeOptions, 'provider'>;
   readonly http?: ServeHttpOptions;
@@ -90,9 +94,13 @@ export interface ServeOptions {
 /** Serves a workspace over `transport` (a memfs one holding `files`, unless a runtime is given). */
 export async function serve(transport: TransportName, options: ServeOptions = {}): Promise<Served> {
   let owned: Runtime | undefined;
+  let fixtures: MemfsFixtures | undefined;
   let runtime = options.runtime;
   if (runtime === undefined) {
-    const { provider, fixtures } = createMemfsTestbed();
+    const testbed = createMemfsTestbed();
+    const { provider } = testbed;
+    fixtures = testbed.fixtures;
+    for (const path of options.directories ?? []) await fixtures.makeDirectory(path);
     for (const [path, content] of Object.entries(options.files ?? {})) await fixtures.writeFile(path, content);
     owned = await createRuntime({ ...options.runtimeOptions, provider });
     runtime = owned;
@@ -104,6 +112,7 @@ export async function serve(transport: TransportName, options: ServeOptions = {}
     return {
       transport,
       runtime,
+      fixtures,
       url,
       http,
       connect: (generation, headers = {}) => connectHttp(url, generation, headers),
@@ -119,7 +128,8 @@ export async function serve(transport: TransportName, options: ServeOptions = {}
   return {
     transport,
     runtime,
-    stdio: { input, output },
+    fixtures,
+    stdio: { input, output, session },
     connect: (generation) => connectStdio(generation, input, output),
     async close() {
       input.end();
@@ -248,12 +258,15 @@ async function connectStdio(generation: Generation, input: PassThrough, output: 
       send(message);
       const markerId = `marker-${++marker}`;
       send({ jsonrpc: '2.0', id: markerId, method: 'tools/list' });
-      const parsed = typeof message === 'string' ? safeParse(message) : message;
-      // A request is answered under its id; one whose id is not an id at all is answered under null.
-      const id = isObject(parsed) && typeof parsed.method === 'string' ? parsed.id : undefined;
-      const ownId = typeof id === 'string' || typeof id === 'number' || id === null ? id : undefined;
+      // A string of several lines is several messages written at once: each request's answer is awaited.
+      const sent = typeof message === 'string' ? message.split('\n').map(safeParse) : [message];
+      const ids = sent.flatMap((parsed) => {
+        // A request is answered under its id; one whose id is not an id at all is answered under null.
+        const id = isObject(parsed) && typeof parsed.method === 'string' ? parsed.id : undefined;
+        return typeof id === 'string' || typeof id === 'number' || id === null ? [id] : [];
+      });
       const answered = (id: unknown) => arrived.slice(from).some((answer) => Object.is(answer.id, id) && answer.method === undefined);
-      await until(() => answered(markerId) && (ownId === undefined || answered(ownId)));
+      await until(() => answered(markerId) && ids.every(answered));
       return { answers: arrived.slice(from).filter((answer) => answer.id !== markerId) };
     },
     request: async (message) => onlyAnswer(message, (await connection.exchange(message)).answers),
