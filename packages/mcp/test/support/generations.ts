@@ -73,7 +73,7 @@ export interface Served {
   readonly url?: URL;
   readonly http?: HttpServer;
   /** The memfs workspace's fixtures (when `serve` made the runtime). */
-  readonly fixtures?: MemfsFixtures;
+  readonly fixtures?: MemfsFixtures | undefined;
   /** The streams a stdio client talks on, and the server's session on them (stdio only). */
   readonly stdio?: { readonly input: PassThrough; readonly output: PassThrough; readonly session: StdioSession };
   /** A raw JSON-RPC connection of `generation` (over stdio: the one connection there is). */
