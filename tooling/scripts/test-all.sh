@@ -4,10 +4,14 @@
 # need are set up here, as CI does, and it says so first: Debian's postgresql, chromium and haproxy are installed
 # with apt-get when missing and the user is root (LIBOS_TEST_INSTALL=0 installs nothing; where they
 # cannot be installed, their tests skip and say why), and the PostgreSQL tests get a throwaway cluster
-# that is stopped and removed whatever happens. The last line is "N passed, N failed, N skipped".
+# that is stopped and removed whatever happens. The line above the last says how long the tests and the
+# whole command took; the last line is "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export TURBO_TELEMETRY_DISABLED=1
+# The summary reporter prints how long the tests and the whole command took, above the last line.
+LIBOS_TEST_STARTED="$(date +%s)"
+export LIBOS_TEST_STARTED
 say() { printf 'test-all: %s\n' "$*" >&2; }
 if [ "${LIBOS_STRESS:-}" = 1 ]; then say "stress run: every SIGKILL point and the long races (an hour or more on 2 cores)"
 else say "lint, build, then every test (about 10 minutes on a quiet 2-core machine; pnpm test:stress for the long runs)"; fi

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { elapsedLine } from './elapsed.js';
 import { describeSkips, type SkippedTest } from './skip-reasons.js';
 
 function suitesOf(test: TestCase): string[] {
@@ -10,9 +11,12 @@ function suitesOf(test: TestCase): string[] {
 
 /**
  * Ends a run with the plain line CI reads, always last: "N passed, N failed, N skipped". The lines just
- * above it say what the skips were, by category, so a reader never meets a bare count of skips.
+ * above it say what the skips were, by category, so a reader never meets a bare count of skips, and
+ * how long the run took.
  */
 export default class SummaryReporter implements Reporter {
+  private readonly started = Date.now();
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     let passed = 0;
     let failed = 0;
@@ -33,6 +37,7 @@ export default class SummaryReporter implements Reporter {
     }
     failed += unhandledErrors.length;
     const lines = skipped.length === 0 ? [] : [`\nskipped, by reason:`, ...describeSkips(skipped)];
+    lines.push(elapsedLine(Date.now() - this.started, process.env.LIBOS_TEST_STARTED, Date.now()));
     process.stdout.write(`${lines.join('\n')}\n${passed} passed, ${failed} failed, ${skipped.length} skipped\n`);
   }
 }

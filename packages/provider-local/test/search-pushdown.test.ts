@@ -17,6 +17,11 @@ const { searchScenario } = (await import(scenarios)) as { searchScenario: fc.Arb
 // The scenarios' arguments are generated, so the call is typed loosely.
 const SEARCH: string = 'search_files';
 const churner = fileURLToPath(new URL('./fixtures/churn-tree.mjs', import.meta.url));
+// Generated trees per borrowing mode: 150 under `pnpm test:stress` (LIBOS_STRESS=1), 50 in the default
+// run (each run draws new ones, so runs add up to the same ground). Searches raced by the churner:
+// 60 under stress, 20 by default.
+const SCENARIOS = process.env.LIBOS_STRESS === '1' ? 150 : 50;
+const RACED_SEARCHES = process.env.LIBOS_STRESS === '1' ? 60 : 20;
 
 function walkOnly(provider: FileSystemProviderV1): FileSystemProviderV1 {
   const { searchTree: _unused, ...rest } = provider;
@@ -40,7 +45,7 @@ describe('search_files on real disk through searchTree', () => {
           const call = { path: root, ...args };
           expect(await pushed.call(SEARCH, call)).toEqual(await walked.call(SEARCH, call));
         }),
-        { numRuns: 150 },
+        { numRuns: SCENARIOS },
       );
     }, 120_000);
   }
@@ -60,7 +65,7 @@ describe('search_files on real disk through searchTree', () => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (churned += chunk));
     try {
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-      for (let round = 0; round < 60; round++) {
+      for (let round = 0; round < RACED_SEARCHES; round++) {
         const outside = await agent.call('search_files', { path: 'zone', query: OUTSIDE_CONTENT, case_sensitive: false });
         expect(outside).toMatchObject({ ok: true, result: { count: 0 } });
         const answer = await provider.searchTree!('zone' as WorkspacePath, {
