@@ -85,7 +85,8 @@ export function questionFor(kind, paths, changes, total, lastApply) {
     const what = paths === undefined ? 'every change' : named !== undefined ? named : plural(paths.length, 'change');
     return `Discard ${what}? The agent's version is dropped and cannot be brought back.`;
   }
-  if (kind === 'apply' && paths === undefined) return `Apply all ${plural(total, 'change')} to the files on disk? Undo last apply can take them back.`;
+  if (kind === 'apply' && paths === undefined)
+    return `Apply all ${plural(total, 'change')} to the files on disk? Undo last apply can take them back.`;
   if (kind === 'undo' && lastApply != null) {
     return `Undo the last apply (${plural(lastApply.applied.length, 'path')}, made at ${lastApply.at})? The files it wrote go back to what was on disk before it.`;
   }
