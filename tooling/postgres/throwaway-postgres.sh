@@ -35,9 +35,11 @@ install_postgres() {
   bin_dir >/dev/null || { log "postgresql installed, but no initdb under /usr/lib/postgresql/*/bin"; return 1; }
 }
 
-# initdb and postgres refuse to run as root: as root, run them as the package's postgres user.
+# initdb and postgres refuse to run as root: as root, run them as the package's postgres user, from
+# / (every path given them is absolute): that user cannot enter a clone in a 0700 folder, and
+# PostgreSQL warned so at the top of every `pnpm test` run from one.
 as_owner() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 free_port() {
@@ -48,6 +50,7 @@ start_cluster() {
   local bin base port attempt
   bin="$(bin_dir)" || { log "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); run: $0 install"; return 1; }
   base="$(mktemp -d "${TMPDIR:-/tmp}/libos-postgres.XXXXXX")"
+  base="$(cd "$base" && pwd -P)" # absolute: the server runs from /
   mkdir -p "$base/data" "$base/socket"
   if [ "$(id -u)" = 0 ]; then chown -R postgres: "$base"; fi
   if ! as_owner "$bin/initdb" -D "$base/data" -U postgres -A trust -E UTF8 --locale=C -N >"$base/initdb.log" 2>&1; then

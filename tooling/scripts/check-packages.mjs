@@ -35,7 +35,7 @@ const tarballs = new Map();
 const manifests = new Map();
 // The lowest and highest versions each adapter's peer range promises; both are installed and run.
 const frameworkVersions = {
-  '@libos/ai-sdk': { package: 'ai', versions: ['6.0.326', '6.0.326'], example: 'packages/ai-sdk/examples/example.mjs', expect: 'All done.' },
+  '@libos/ai-sdk': { package: 'ai', versions: ['6.0.326', '7.0.185'], example: 'packages/ai-sdk/examples/example.mjs', expect: 'All done.' },
   '@libos/openai-agents': {
     package: '@openai/agents',
     versions: ['0.14.3', '0.20.0'],

@@ -57,7 +57,10 @@ describe("a person's command and its arguments", () => {
     await mkdir(root);
     const replaced = await runLibos(['apply', '--root', root, '--overlay', state]);
     expect(replaced.status).toBe(2);
-    expect(replaced.stderr).toContain('belongs to the root');
+    // One sentence that says what happened, not "belongs to X, not X: pass --root X".
+    expect(replaced.stderr.trim().split('\n')).toHaveLength(1);
+    expect(replaced.stderr).toContain(`The directory at ${root} is not the one this overlay state belongs to`);
+    expect(replaced.stderr).not.toContain(`--root ${root}`);
     expect(await readdir(root)).toEqual([]);
     // The directory itself, under its new name, is the state's root: the agent's work is all there.
     const moved = await runLibos(['changes', '--root', join(base.path, 'moved-away'), '--overlay', state]);

@@ -102,7 +102,7 @@ export function plural(count, word) {
 
 /**
  * The totals line: every change, by kind, whatever the page shows, less the new directories that
- * are no row of their own (`folded`, all added).
+ * are no row of their own (`folded`, all added). Returns the count it shows.
  */
 export function showTotals(totals, folded = 0, renames = []) {
   const node = document.getElementById('totals');
@@ -122,4 +122,5 @@ export function showTotals(totals, folded = 0, renames = []) {
     if (index > 0) node.append(' · ');
     node.append(`${counts[kind]} ${kind}`);
   });
+  return all;
 }

@@ -1,6 +1,6 @@
 // What the page showed, and what it says when that moved: every apply and discard names the
 // versions it showed (docs/overlay.md, "Versions"), so the bytes that land are the bytes shown.
-import { element, short } from './review-format.js';
+import { element, plural, short } from './review-format.js';
 
 /**
  * The versions of the listed changes an action on `paths` concerns: at, below or above each path,
@@ -72,4 +72,23 @@ export function stepTo(rows, current, step) {
   if (step === undefined || rows.length === 0) return undefined;
   const at = rows.findIndex((change) => change.path === current);
   return rows[at === -1 ? (step > 0 ? 0 : rows.length - 1) : Math.min(rows.length - 1, Math.max(0, at + step))];
+}
+
+/**
+ * What the person is asked before an action that changes the files on disk for many paths at once or
+ * drops the agent's only copy (undefined: nothing to ask). `total` is the count the totals line shows.
+ */
+export function questionFor(kind, paths, changes, total, lastApply) {
+  if (kind === 'discard') {
+    const one = paths?.length === 1 ? changes.find((change) => change.path === paths[0]) : undefined;
+    const named = one !== undefined && isRename(one, changes) ? `the rename ${one.moved_from_text} → ${one.path_text}` : one?.path_text;
+    const what = paths === undefined ? 'every change' : named !== undefined ? named : plural(paths.length, 'change');
+    return `Discard ${what}? The agent's version is dropped and cannot be brought back.`;
+  }
+  if (kind === 'apply' && paths === undefined)
+    return `Apply all ${plural(total, 'change')} to the files on disk? Undo last apply can take them back.`;
+  if (kind === 'undo' && lastApply != null) {
+    return `Undo the last apply (${plural(lastApply.applied.length, 'path')}, made at ${lastApply.at})? The files it wrote go back to what was on disk before it.`;
+  }
+  return undefined;
 }

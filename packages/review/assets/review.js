@@ -2,7 +2,7 @@
 // markup, so a hostile file name or diff line stays text.
 import { bytes, diffRows, element, plural, showTotals, sizeText } from './review-format.js';
 import { addHunkPicks } from './review-hunks.js';
-import { isRename, movedSinceShown, rowsOf, showConflicts, stepOf, stepTo, versionsFor } from './review-shown.js';
+import { isRename, movedSinceShown, questionFor, rowsOf, showConflicts, stepOf, stepTo, versionsFor } from './review-shown.js';
 
 const TOKEN_KEY = 'libos-review-token';
 const state = { token: null, changes: [], cursor: null, setVersion: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
@@ -46,7 +46,7 @@ function renderRows() {
   rows.replaceChildren();
   const shown = rowsOf(state.changes);
   const renames = shown.filter((change) => isRename(change, state.changes));
-  showTotals(state.totals, state.changes.length - shown.length - renames.length, renames);
+  state.shownTotal = showTotals(state.totals, state.changes.length - shown.length - renames.length, renames);
   for (const change of shown) {
     const renamed = renames.includes(change);
     // A rename reads old → new; its path stays the new one, which the overlay pairs with the old.
@@ -195,12 +195,8 @@ async function showDiff(change) {
 }
 
 async function act(kind, paths, mode, hunks) {
-  if (kind === 'discard') {
-    const one = paths?.length === 1 ? state.changes.find((change) => change.path === paths[0]) : undefined;
-    const named = one !== undefined && isRename(one, state.changes) ? `the rename ${one.moved_from_text} → ${one.path_text}` : one?.path_text;
-    const what = paths === undefined ? 'every change' : named !== undefined ? named : plural(paths.length, 'change');
-    if (!confirm(`Discard ${what}? The agent's version is dropped and cannot be brought back.`)) return;
-  }
+  const question = questionFor(kind, paths, state.changes, state.shownTotal, state.lastApply);
+  if (question !== undefined && !confirm(question)) return;
   // The versions shown: of the whole listing for "all", of each listed change a selection concerns.
   const body = paths === undefined ? { shown_set: state.setVersion } : { paths, shown: versionsFor(state.changes, paths) };
   if (hunks !== undefined) body.hunks = { [paths[0]]: hunks }; // the checked hunks of the one path on screen

@@ -165,6 +165,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
     expect(await page.getByRole('button', { name: 'Undo last apply' }).isDisabled()).toBe(true);
   });
 
+  it('Apply all and Undo ask first, and a no changes nothing', async () => {
+    const asked: string[] = [];
+    const answer = (yes: boolean) => {
+      page.removeAllListeners('dialog');
+      page.on('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void (yes ? dialog.accept() : dialog.dismiss());
+      });
+    };
+    const before = fixture.snapshot();
+    answer(false);
+    await page.getByRole('button', { name: 'Apply all' }).click();
+    await expect.poll(() => asked).toEqual(['Apply all 5 changes to the files on disk? Undo last apply can take them back.']);
+    expect(fixture.snapshot()).toEqual(before);
+    expect((await listed()).length).toBe(5);
+    answer(true);
+    await page.getByRole('button', { name: 'Apply all' }).click();
+    await page.getByText(/^Applied /u).waitFor();
+    const applied = fixture.snapshot();
+    answer(false);
+    await page.getByRole('button', { name: 'Undo last apply' }).click();
+    await expect.poll(() => asked.length).toBe(3);
+    expect(asked[2]).toMatch(/^Undo the last apply \(6 paths, made at .+\)\? The files it wrote go back to what was on disk before it\.$/u);
+    expect(fixture.snapshot()).toEqual(applied);
+    answer(true);
+    await page.getByRole('button', { name: 'Undo last apply' }).click();
+    await page.getByText('Undid the last apply: 6 paths restored.').waitFor();
+    expect(fixture.snapshot()).toEqual(before);
+  });
+
   it('works with the keyboard alone: select two changes and apply them', async () => {
     await page.keyboard.press('Tab'); // the skip link
     const focusOn = async (name: string, key = 'Tab') => {

@@ -34,11 +34,12 @@ export function bindLowerRoot(db: Database.Database, lowerRoot: string | undefin
     );
   }
   if (recorded.dev !== current.dev || recorded.ino !== current.ino) {
-    throw new LibosError(
-      'invalid_arguments',
-      `This overlay state belongs to the root ${escapeForDisplay(recorded.path)}, not ${escapeForDisplay(current.path)}: pass --root ${escapeForDisplay(recorded.path)}.`,
-      { details: { reason: 'state_root_mismatch' } },
-    );
+    // Same path, another directory: naming the path again would be no help, so say what happened.
+    const message =
+      recorded.path === current.path
+        ? `The directory at ${escapeForDisplay(current.path)} is not the one this overlay state belongs to (that one was moved, removed or replaced since): pass --root the directory the agent worked in.`
+        : `This overlay state belongs to the root ${escapeForDisplay(recorded.path)}, not ${escapeForDisplay(current.path)}: pass --root ${escapeForDisplay(recorded.path)}.`;
+    throw new LibosError('invalid_arguments', message, { details: { reason: 'state_root_mismatch' } });
   }
 }
 

@@ -87,10 +87,12 @@ export function openStateDatabase(file: string, lowerRoot: string | undefined, o
         },
       );
     }
-    // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
-    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   }
-  const db = new (loadSqlite())(file, opener === 'person' ? { fileMustExist: true } : {});
+  // Loaded first: where SQLite is missing, the start fails with its sentence and leaves no empty state behind.
+  const Sqlite = loadSqlite();
+  // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
+  if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  const db = new Sqlite(file, opener === 'person' ? { fileMustExist: true } : {});
   // WAL lets a person's command read while a server writes; FULL makes each commit durable, which
   // the apply journal needs (a committed "done" must survive a power cut).
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
