@@ -14,6 +14,13 @@ export interface TreeSearchQuery extends ProviderCallOptions {
    * candidate. Empty: every regular file is one. A provider may mark more files than that, never fewer.
    */
   readonly needles: readonly Uint8Array[];
+  /**
+   * Optional, for a search that ignores letter case: byte strings of ASCII other than `A`-`Z`: a
+   * regular file whose first `maxBytes` bytes, each ASCII upper-case letter lowered, hold every one
+   * of them must be a candidate. A provider that does not read this field is still right (it only
+   * marks more files), so a caller that folds case passes no `needles`, only these.
+   */
+  readonly foldedNeedles?: readonly Uint8Array[];
   /** Names of regular files that are candidates whatever they hold (the walk reads its `.gitignore` files). */
   readonly alwaysNames: readonly string[];
   /** Bytes of each file's start that matter, and the most a carried read holds. */

@@ -12,7 +12,7 @@ import type { TreeState } from './tree-state.js';
  */
 export function answerSearch(state: TreeState, path: WorkspacePath, query: TreeSearchQuery, indexedBytes: number): TreeSearchAnswer | undefined {
   if (!state.directories.has(path)) return undefined;
-  const hashes = needleHashes(query.needles);
+  const hashes = needleHashes([...query.needles, ...(query.foldedNeedles ?? [])]);
   const readsPast = query.maxBytes > indexedBytes;
   const entries: TreeSearchEntry[] = [];
   const pending: WorkspacePath[] = [path];

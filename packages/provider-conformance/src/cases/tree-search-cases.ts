@@ -75,6 +75,17 @@ export const treeSearchCases: readonly ConformanceCase[] = [
   ),
   defineCase(
     'tree search',
+    'marks every file that holds the folded needles in any ASCII case (a provider that does not fold marks every file)',
+    async ({ provider, fixtures, path }) => {
+      await fixtures.writeFile('d/upper.txt', 'A NEEDLE IN CAPITALS');
+      await fixtures.writeFile('d/mixed.txt', 'a NeEdLe, mixed');
+      const answer = await search(provider, path('d'), { foldedNeedles: [utf8('needle')] });
+      for (const name of ['upper.txt', 'mixed.txt']) expect(answer.entries.find((found) => found.name === name)?.candidate, name).toBe(true);
+    },
+    needs(),
+  ),
+  defineCase(
+    'tree search',
     'answers incomplete past maxEntries, and carries no more bytes than maxCarriedBytes',
     async ({ provider, fixtures, path }) => {
       for (let index = 0; index < 6; index++) await fixtures.writeFile(`d/f${index}.txt`, 'twelve bytes');
