@@ -59,7 +59,8 @@ export function needleHashes(needles: readonly Uint8Array[]): Uint32Array {
 
 /** Whether a file with this filter may hold every trigram whose hash is in `hashes`. */
 export function mayHold(filter: Uint8Array, hashes: Uint32Array): boolean {
-  const shift = 32 - Math.log2(filter.length * 8);
+  // The filter's bits are a power of two: 32 less its exponent is the shift.
+  const shift = Math.clz32(filter.length * 8) + 1;
   for (let index = 0; index < hashes.length; index++) {
     const bit = hashes[index]! >>> shift;
     if ((filter[bit >>> 3]! & (1 << (bit & 7))) === 0) return false;
