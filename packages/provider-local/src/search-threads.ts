@@ -38,13 +38,23 @@ export class ThreadFailure extends Error {
 
 /**
  * Sets how many search threads the whole process may run at once (default: the machine's cores, at
- * most 4); 0 makes every search run on the calling thread. Threads above a lowered bound end as
- * they finish their directory.
+ * most 4); 0 makes every search run on the calling thread. Idle threads above a lowered bound end
+ * at once (the promise settles when they have), busy ones as they finish their directory.
  */
-export function setSearchThreads(size: number): void {
+export async function setSearchThreads(size: number): Promise<void> {
   if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('The search pool needs a whole number of threads, at least 0.');
   maxThreads = size;
+  // Idle threads above the bound end now; the promise settles once they have.
+  const ended: Promise<number>[] = [];
+  for (const thread of threads) {
+    if (threads.size <= maxThreads) break;
+    if (thread.job !== undefined) continue;
+    threads.delete(thread);
+    clearTimeout(thread.idleTimer);
+    ended.push(thread.worker.terminate());
+  }
   dispatch();
+  await Promise.all(ended);
 }
 
 /** Whether searches may run in threads: some are allowed and the thread's code is found. */
@@ -99,7 +109,9 @@ function idleThread(): Thread | undefined {
 
 function spawn(): Thread {
   // No flags of the host's (a test runner's conditions would resolve the thread's imports to sources).
-  const worker = new Worker(workerFile!, { execArgv: [] });
+  // The handles a thread opens for a search belong to that search, which closes them on the main
+  // thread: a thread tracking them would close, at its exit, numbers since reused by others.
+  const worker = new Worker(workerFile!, { execArgv: [], trackUnmanagedFds: false });
   const thread: Thread = { worker, job: undefined, idleTimer: undefined };
   worker.unref();
   worker.on('message', (outcome: ScanOutcome) => {
