@@ -8,7 +8,8 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, rmS
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createLocalProvider } from '@libos/provider-local';
+import { createLocalProvider, searchThreadStats } from '@libos/provider-local';
+import { createLocalProviderWithHooks } from '@libos/provider-local/testing';
 import { createRuntime } from '@libos/tools';
 import { median } from './median.mjs';
 
@@ -36,6 +37,9 @@ const provider = createLocalProvider({ root, borrowWorkingDirectory: true });
 const { searchTree: _unused, ...walkOnly } = provider;
 const pushed = (await createRuntime({ provider })).spawn();
 const walked = (await createRuntime({ provider: walkOnly })).spawn();
+// A provider with a testing hook searches on the calling thread: searchTree without the threads.
+const calling = createLocalProviderWithHooks({ root, borrowWorkingDirectory: true }, { afterResolveStep: () => undefined });
+const here = (await createRuntime({ provider: calling })).spawn();
 const rg = spawnSync('rg', ['--version']).status === 0;
 
 const searches = [
@@ -79,14 +83,17 @@ function command(file, args) {
   };
 }
 
-console.log(`search_files on local disk, ${DIRECTORIES * FILES} files in ${DIRECTORIES} directories; load before ${load()}`);
 console.log(
-  '| search | searchTree ms | walk ms | floor ms | grep -r ms | rg -j2 ms | searchTree/grep | searchTree/rg | walk/grep | walk/rg | floor/grep | floor/rg |',
+  `search_files on local disk, ${DIRECTORIES * FILES} files in ${DIRECTORIES} directories, ${searchThreadStats().maxThreads} search threads; load before ${load()}`,
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(
+  '| search | searchTree ms | one thread ms | walk ms | floor ms | grep -r ms | rg -j2 ms | searchTree/grep | searchTree/rg | one thread/grep | one thread/rg | walk/grep | walk/rg | floor/grep | floor/rg |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [name, pattern, args, grepFlags] of searches) {
   const sides = {
     pushed: tool(pushed, args),
+    here: tool(here, args),
     walked: tool(walked, args),
     floor: floor(),
     grep: command('grep', ['-r', ...grepFlags, pattern, 'src']),
@@ -106,9 +113,10 @@ for (const [name, pattern, args, grepFlags] of searches) {
   const m = Object.fromEntries(Object.entries(times).map(([side, values]) => [side, median(values)]));
   const ratio = (a, b) => (b === undefined ? 'n/a' : `${(a / b).toFixed(2)}x`);
   console.log(
-    `| ${name} | ${m.pushed.toFixed(1)} | ${m.walked.toFixed(1)} | ${m.floor.toFixed(1)} | ${m.grep.toFixed(1)} | ${m.rg?.toFixed(1) ?? 'n/a'} | ${ratio(m.pushed, m.grep)} | ${ratio(m.pushed, m.rg)} | ${ratio(m.walked, m.grep)} | ${ratio(m.walked, m.rg)} | ${ratio(m.floor, m.grep)} | ${ratio(m.floor, m.rg)} |`,
+    `| ${name} | ${m.pushed.toFixed(1)} | ${m.here.toFixed(1)} | ${m.walked.toFixed(1)} | ${m.floor.toFixed(1)} | ${m.grep.toFixed(1)} | ${m.rg?.toFixed(1) ?? 'n/a'} | ${ratio(m.pushed, m.grep)} | ${ratio(m.pushed, m.rg)} | ${ratio(m.here, m.grep)} | ${ratio(m.here, m.rg)} | ${ratio(m.walked, m.grep)} | ${ratio(m.walked, m.rg)} | ${ratio(m.floor, m.grep)} | ${ratio(m.floor, m.rg)} |`,
   );
 }
 console.log(`load after ${load()}`);
 await provider.close();
+await calling.close();
 rmSync(base, { recursive: true, force: true });

@@ -3,7 +3,9 @@ import { nameKey } from './name-key.js';
 // Unicode default-ignorable code points vanish on some filesystems (HFS+), so `.g\u200Bit` can name `.git`.
 const defaultIgnorable = /\p{Default_Ignorable_Code_Point}/gu;
 const trailingDotsAndSpaces = /[. ]+$/u;
-const ASCII_WITHOUT_G = /^[\x00-\x46\x48-\x66\x68-\x7f]*$/;
+// Every step below maps an ASCII name to an ASCII name and keeps its letters' g-ness, and both
+// spellings hold a `g`: an ASCII name without one is no alias (most names; a search asks per entry).
+const asciiWithoutG = /^[^gG\u0080-\uffff]*$/;
 
 /**
  * Tells whether one path component names `.git` on some filesystem: any letter case, default-ignorable
@@ -11,9 +13,7 @@ const ASCII_WITHOUT_G = /^[\x00-\x46\x48-\x66\x68-\x7f]*$/;
  * the 8.3 short name `git~1`. `.gitignore`, `.github` and `x.git` are ordinary names.
  */
 export function isGitAlias(component: string): boolean {
-  // Plain ASCII without a `g` can become no spelling below (every step maps ASCII to itself or
-  // drops it): a walk asks this of every name it lists, and most names are such.
-  if (ASCII_WITHOUT_G.test(component)) return false;
+  if (asciiWithoutG.test(component)) return false;
   // Judged on the name's key too (NFC, no-break spaces as spaces): `.git` followed by U+00A0 is a
   // spelling of `.git `, which the lookup of a name not found exactly would otherwise reach.
   let name = nameKey(component.replace(defaultIgnorable, ''));

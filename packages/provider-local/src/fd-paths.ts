@@ -15,7 +15,8 @@ export class FdPaths {
 
   /** With `borrowWorkingDirectory`, `within` runs its step inside the pinned directory itself. */
   constructor(
-    private readonly procFdDirectory: string,
+    /** The directory of fd magic links (`/proc/self/fd` but under testing hooks). */
+    readonly procFdDirectory: string,
     borrowWorkingDirectory = false,
   ) {
     // process.chdir throws in a worker thread, whose working directory is the process's anyway.

@@ -1,2 +1,3 @@
 export { createLocalProvider } from './create-local-provider.js';
 export type { LocalProviderOptions } from './local-provider-options.js';
+export { searchThreadStats, setSearchThreads } from './search-threads.js';
