@@ -24,8 +24,9 @@ export interface AuditableOverlay {
 export interface AuditOverlayOptions {
   /**
    * Opens the log for one operation, before the operation runs; undefined leaves that operation
-   * unrecorded. Opened per operation, so a log another writer holds (one writer per file) refuses
-   * the operation, by this promise's rejection, before anything changes.
+   * unrecorded. Opened per operation (other writers, the agent's server, may write it meanwhile),
+   * so a log that cannot be opened refuses the operation, by this promise's rejection, before
+   * anything changes.
    */
   readonly openLog: () => Promise<FileAuditLog | undefined>;
   /** What each session records as served, e.g. `overlay over local` (default `overlay`). */

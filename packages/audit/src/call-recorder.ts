@@ -1,5 +1,5 @@
 import type { AuditCall, AuditCallStart, AuditDecision, CallResult, FileSystemProviderV1, WorkspacePath } from '@libos/core';
-import type { AuditEffect, AuditEntry, AuditRecordDecision } from './audit-record.js';
+import type { AuditEffect, AuditEntry, AuditRecordDecision, AuditResult } from './audit-record.js';
 import type { ArgumentsDigest } from './canonical-hash.js';
 import { isoTime } from './iso-time.js';
 import { startSpan, type CallSpan } from './telemetry.js';
@@ -9,6 +9,9 @@ import { watchProvider } from './watch-provider.js';
 const MAX_PATHS = 64;
 
 const STRENGTH = { allowed: 0, asked: 1, denied: 2 } as const;
+
+// Every successful call's outcome: one object for all (a record only reads it).
+const OK: AuditResult = Object.freeze({ ok: true });
 
 /** The record of one call: what it named, how it was decided, what it changed, and how it ended. */
 export function openCallRecorder(
@@ -59,11 +62,11 @@ class CallRecorder implements AuditCall {
     const decision = this.#decision;
     // The strongest decision speaks for the call: one denied path denies it, one question asks.
     if (decision !== null && STRENGTH[noted.outcome] <= STRENGTH[decision.outcome]) return;
-    this.#decision = {
-      outcome: noted.outcome,
-      rule: noted.rule,
-      ...(noted.approval === undefined ? {} : { approval: { answer: noted.approval.answer, shown_sha256: noted.approval.shown_sha256 } }),
-    };
+    const { approval } = noted;
+    this.#decision =
+      approval === undefined
+        ? { outcome: noted.outcome, rule: noted.rule }
+        : { outcome: noted.outcome, rule: noted.rule, approval: { answer: approval.answer, shown_sha256: approval.shown_sha256 } };
   }
 
   finish(result: CallResult): Promise<void> {
@@ -77,7 +80,7 @@ class CallRecorder implements AuditCall {
       arguments_sha256: this.#hash,
       paths: this.#paths,
       decision: this.#decision,
-      result: result.ok ? { ok: true } : { ok: false, code: result.error.code, effect: result.error.effect },
+      result: result.ok ? OK : { ok: false, code: result.error.code, effect: result.error.effect },
       effects: this.#effects,
       duration_ms: Math.round((performance.now() - this.#started) * 1000) / 1000,
     });

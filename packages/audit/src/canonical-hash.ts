@@ -5,7 +5,11 @@ import { canonicalJson } from './canonical-json.js';
 // pipeline anyway, and hashing it would cost a hostile caller nothing and the server a lot.
 const MAX_ARGUMENTS_LENGTH = 32 * 1024 * 1024;
 
+const BOUNDED = { maxLength: MAX_ARGUMENTS_LENGTH } as const;
+
 const BLOCK = 64;
+// Arguments of a usual call (a path or two) fit; longer ones are hashed from a string.
+const INNER_TEXT_BYTES = 4096;
 
 // The one-shot digest (Node 20.12+) costs a third of a Hash object; an Hmac object costs more still.
 // Hex out, never a Buffer: a Buffer made by the digest cost as much again as the digest itself.
@@ -25,24 +29,29 @@ export type ArgumentsDigest = (value: unknown) => string | null;
  */
 export function argumentsDigester(keyText: string): ArgumentsDigest {
   if (!/^[0-9a-f]{64}$/.test(keyText)) throw new TypeError('An argument key is 64 lowercase hex digits.');
-  // Hex digits XOR 0x36 stay ASCII, so the inner pad is a string prefix of the UTF-8 text.
-  let innerPad = '';
+  // The inner block: the padded key, then the text, written into one buffer kept between calls
+  // (a text too long for it is hashed from a string of its own).
+  const inner = Buffer.alloc(BLOCK + INNER_TEXT_BYTES);
   const outer = Buffer.alloc(BLOCK + 32);
   for (let index = 0; index < BLOCK; index += 1) {
-    innerPad += String.fromCharCode(keyText.charCodeAt(index) ^ 0x36);
+    inner[index] = keyText.charCodeAt(index) ^ 0x36;
     outer[index] = keyText.charCodeAt(index) ^ 0x5c;
   }
+  // Hex digits XOR 0x36 stay ASCII, so the inner pad is a string prefix of the UTF-8 text.
+  const innerPad = inner.toString('latin1', 0, BLOCK);
   return (value) => {
     let text: string;
     try {
-      text = canonicalJson(value, { maxLength: MAX_ARGUMENTS_LENGTH });
+      text = canonicalJson(value, BOUNDED);
     } catch {
       // A cycle, a bigint, a value nested past the stack: the call fails invalid_arguments, the record says null.
       return null;
     }
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    const innerHex = text.length * 3 <= INNER_TEXT_BYTES ? digest(inner.subarray(0, BLOCK + inner.write(text, BLOCK))) : digest(innerPad + text);
     // The inner digest goes into the outer block as the bytes its hex spells (measured 2026-12-07:
     // 1.4 µs for both digests against 2.2 µs when the inner one came back as a Buffer).
-    outer.write(digest(innerPad + text), BLOCK, 'hex');
+    outer.write(innerHex, BLOCK, 'hex');
     return digest(outer);
   };
 }

@@ -9,11 +9,10 @@ import { toSigningKey } from './checkpoint-signature.js';
 import { openCallRecorder } from './call-recorder.js';
 import { isoTime } from './iso-time.js';
 import { openRecordWriter, type RecordWriter } from './record-writer.js';
-import { takeWriterLock } from './writer-lock.js';
 
 /** Options of `createFileAuditLog`. */
 export interface FileAuditLogOptions {
-  /** The log file (host path); `PATH.checkpoints`, `PATH.key` (its argument key) and `PATH.lock` sit beside it. */
+  /** The log file (host path); `PATH.checkpoints`, `PATH.key` (its argument key), `PATH.lock` and `PATH.wait` (its writers' lock) sit beside it. */
   readonly path: string;
   /** An Ed25519 private key (KeyObject or PEM) that signs every checkpoint. */
   readonly signingKey?: KeyObject | string;
@@ -23,6 +22,11 @@ export interface FileAuditLogOptions {
   readonly checkpointIntervalMs?: number;
   /** Milliseconds between flushes to disk (default 1000). */
   readonly flushIntervalMs?: number;
+  /**
+   * Milliseconds a write waits for another writer of the same log to let go of it (default
+   * 10000) before its calls fail `provider_failure` (`details.reason: "writer_busy"`).
+   */
+  readonly lockWaitMs?: number;
   /**
    * Told when a record or checkpoint cannot be written (the call it belonged to fails
    * `provider_failure`; the next one tries again): once per run of failures.
@@ -52,13 +56,15 @@ export interface FileAuditSession extends AuditSession {
 export interface FileAuditLog extends AuditTrail {
   readonly path: string;
   openSession(info: { readonly provider: string; readonly root?: string; readonly session?: string }): Promise<FileAuditSession>;
-  /** Ends the sessions still open, writes a last checkpoint, flushes and frees the file for another writer. */
+  /** Ends the sessions still open, writes a last checkpoint, flushes and lets go of the writers' lock. */
   close(): Promise<void>;
 }
 
 /**
- * Opens the log at `path` for writing, creating it (0600) or continuing its chain. Throws
- * `invalid_arguments` when another writer holds it, when the file is not a log, or for a bad key.
+ * Opens the log at `path` for writing, creating it (0600) or continuing its chain; other writers,
+ * in this process or others, may append to it at the same time (each takes the writers' lock in
+ * turn). Throws `invalid_arguments` when the file is not a log or for a bad key, and
+ * `provider_failure` (`writer_busy`) when another writer kept the lock past `lockWaitMs`.
  */
 export async function createFileAuditLog(options: FileAuditLogOptions): Promise<FileAuditLog> {
   const path = resolve(options.path);
@@ -68,24 +74,25 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
   } catch (error) {
     throw new LibosError('invalid_arguments', 'The audit signing key is not an Ed25519 private key.', { cause: error });
   }
-  const lock = takeWriterLock(path);
   let writer: RecordWriter;
   let digestArguments: ArgumentsDigest;
   try {
     // Made with the log, beside it (so outside every root, as the log must be), before any record.
     digestArguments = argumentsDigester(openArgumentKey(`${path}.key`));
-    writer = openRecordWriter(
+    writer = await openRecordWriter(
       path,
       signingKey,
       {
         checkpointEvery: options.checkpointEvery ?? 1000,
         checkpointIntervalMs: options.checkpointIntervalMs ?? 10_000,
         flushIntervalMs: options.flushIntervalMs ?? 1000,
+        lockWaitMs: options.lockWaitMs ?? 10_000,
       },
       (error) => options.onError?.(error),
     );
   } catch (error) {
-    lock.release();
+    // Another writer that kept the lock past the wait is told as it is (provider_failure, writer_busy).
+    if (LibosError.is(error)) throw error;
     throw new LibosError('invalid_arguments', error instanceof Error ? error.message : `The audit log ${path} cannot be opened.`, { cause: error });
   }
   const open = new Set<FileAuditSession>();
@@ -187,11 +194,7 @@ export async function createFileAuditLog(options: FileAuditLogOptions): Promise<
     close() {
       closing ??= (async () => {
         for (const session of [...open]) await session.end();
-        try {
-          await writer.close();
-        } finally {
-          lock.release();
-        }
+        await writer.close();
       })();
       return closing;
     },
