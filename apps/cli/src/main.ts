@@ -1,5 +1,11 @@
 #!/usr/bin/env node
 import './stdout-guard.js';
+import module from 'node:module';
+
+// Node 22.1 and later keep V8's compiled code of the bundle between runs (in the OS temp folder;
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off), so a `libos mcp` start parses its 2 MB of JavaScript
+// once per version instead of every time. Node 20 has no such cache: the call is skipped there.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // Everything else loads dynamically so that the guard above runs before any dependency's code
 // (a bundler hoists static imports of external packages above inlined modules). A failure to load

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 /** Which sources the server has loaded so far (the bundle's chunks name their sources in comments). */
-function loaded(): Record<'zodEnglish' | 'cfworker' | 'zodGerman' | 'ajv' | 're2' | 'overlay', boolean> {
+function loaded(): Record<'zodEnglish' | 'cfworker' | 'zodGerman' | 'ajv' | 're2' | 'overlay' | 'httpAdapter', boolean> {
   const files = [
     ...new Set(
       readFileSync(log, 'utf8')
@@ -57,11 +57,14 @@ function loaded(): Record<'zodEnglish' | 'cfworker' | 'zodGerman' | 'ajv' | 're2
     re2: text.includes('/re2js/'),
     // The overlay's provider and its WebAssembly hasher, used by --overlay only.
     overlay: text.includes('/provider-overlay/') || text.includes('/hash-wasm@'),
+    // The SDK's node:http adapter and its Hono server layer (which loads Node's fetch as it starts):
+    // `libos serve` only.
+    httpAdapter: text.includes('/@hono/node-server/') || text.includes('/@modelcontextprotocol/node/'),
   };
 }
 
 describe('libos mcp loads only what a session uses', () => {
-  it('starts and lists without RE2, Ajv, zod translations, or the overlay, and loads RE2 with the first search', async () => {
+  it('starts and lists without RE2, Ajv, zod translations, the overlay or the HTTP adapter, and loads RE2 with the first search', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', register, LIBOS_BIN, 'mcp', '--root', join(scratch.path, 'root')],
@@ -75,7 +78,7 @@ describe('libos mcp loads only what a session uses', () => {
       expect(listing.isError).toBeFalsy();
       // zod's English messages and the CfWorker validator are the controls: the session's own code
       // is found under the names the other checks look for.
-      expect(loaded()).toEqual({ zodEnglish: true, cfworker: true, zodGerman: false, ajv: false, re2: false, overlay: false });
+      expect(loaded()).toEqual({ zodEnglish: true, cfworker: true, zodGerman: false, ajv: false, re2: false, overlay: false, httpAdapter: false });
 
       const search = await client.callTool({ name: 'search_files', arguments: { path: 'notes', query: 'hel+o', regex: true } });
       expect(search.isError, JSON.stringify(search.content)).toBeFalsy();

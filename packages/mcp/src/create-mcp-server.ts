@@ -1,5 +1,5 @@
 import type { AuditCallerContext } from '@libos/core';
-import { type CallToolResult, type RequestId, Server } from '@modelcontextprotocol/server';
+import { type CallToolResult, type RequestId, Server, type Tool } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { type CallApprovals, currentCall } from './current-call.js';
 import { APPROVAL_WINDOW_MS, approvalMessage } from './elicitation-approver.js';
@@ -52,7 +52,8 @@ export function createMcpServer(runtime: McpRuntime, options: McpServerOptions =
 export function createSessionServer(runtime: McpRuntime, options: McpServerOptions = {}): SessionServer {
   const log = options.log ?? (() => {});
   const process = options.process ?? runtime.spawn();
-  const published = runtime.tools.map(toMcpTool);
+  // Written at the first `tools/list`: a session that never lists (or not yet) pays nothing for it.
+  let published: Tool[] | undefined;
   // The validator of a client's answer to an elicitation (an approval): the SDK's Node default, Ajv,
   // is five times the code of this one.
   const server = new ProcessServer(
@@ -69,7 +70,7 @@ export function createSessionServer(runtime: McpRuntime, options: McpServerOptio
         log,
       }),
     );
-  server.setRequestHandler('tools/list', () => ({ tools: published }));
+  server.setRequestHandler('tools/list', () => ({ tools: (published ??= runtime.tools.map(toMcpTool)) }));
   server.setRequestHandler('tools/call', (request, ctx) =>
     callTool({ name: request.params.name, arguments: request.params.arguments, signal: ctx.mcpReq.signal, relatedId: ctx.mcpReq.id }),
   );

@@ -23,19 +23,26 @@ export function registerTools(
     const tool = checkDefinition(definition, index);
     if (registered.has(tool.name)) throw invalid(`Two tools are named "${tool.name}"; tool names must be unique.`, tool.name);
     const inputSchema = buildInputSchema(tool, bounds);
-    let summary: ToolSummary;
-    try {
-      summary = summarizeTool(tool, inputSchema);
-    } catch (error) {
-      throw invalid(`The schemas of the tool "${tool.name}" cannot be written as JSON Schema: ${reason(error)}.`, tool.name);
-    }
-    if (summary.inputSchema.type !== 'object') {
-      throw invalid(`The input schema of the tool "${tool.name}" must be an object schema (z.strictObject).`, tool.name);
-    }
+    const summary = summarizeTool(tool, inputSchema);
+    // A tool of the caller's is published in full now, so that createRuntime names one whose schemas
+    // cannot be; the built-in tools' schemas (published whole by their tests) wait for a client's
+    // first `tools/list`.
+    if (!builtins.has(tool)) checkPublishable(tool.name, summary);
     registered.set(tool.name, { definition: tool, inputSchema, checkOutput: !builtins.has(tool) });
     tools.push(summary);
   });
   return { registered, tools };
+}
+
+function checkPublishable(name: string, summary: ToolSummary): void {
+  let type: unknown;
+  try {
+    type = summary.inputSchema.type;
+    void summary.outputSchema;
+  } catch (error) {
+    throw invalid(`The schemas of the tool "${name}" cannot be written as JSON Schema: ${reason(error)}.`, name);
+  }
+  if (type !== 'object') throw invalid(`The input schema of the tool "${name}" must be an object schema (z.strictObject).`, name);
 }
 
 function checkDefinition(value: unknown, index: number): ToolDefinition {

@@ -15,14 +15,26 @@ export interface ToolSummary {
   readonly media?: boolean;
 }
 
-/** Publishes one tool with the input schema built for the runtime's bounds. */
+/**
+ * Publishes one tool with the input schema built for the runtime's bounds. The JSON Schemas are
+ * written when first read (a client's `tools/list`), not when the runtime starts: writing the 18
+ * built-in tools' schemas was the largest part of a `libos mcp` start after loading its code.
+ */
 export function summarizeTool(definition: ToolDefinition, inputSchema: z.ZodType): ToolSummary {
+  let input: Record<string, unknown> | undefined;
+  let output: Record<string, unknown> | undefined;
   return {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: z.toJSONSchema(inputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>,
-    outputSchema: z.toJSONSchema(definition.outputSchema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>,
+    get inputSchema() {
+      input ??= z.toJSONSchema(inputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+      return input;
+    },
+    get outputSchema() {
+      output ??= z.toJSONSchema(definition.outputSchema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>;
+      return output;
+    },
     annotations: { ...definition.annotations },
     media: definition.media === true,
   };

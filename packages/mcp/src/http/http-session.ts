@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ChannelLimits } from '../channel-limits.js';
 import { idKey, isInitialize, isRequest, isResponse, JSON_RPC } from '../json-rpc.js';
 import type { McpProcess, McpRuntime } from '../mcp-runtime.js';
 import { openMcpSession, type McpSession } from '../open-mcp-session.js';
 import { createCallStreams, refusePost, whenSent } from './call-streams.js';
+import { loadNodeAdapter, type NodeAdapter } from './load-node-adapter.js';
 import { rpcError, sendJson } from './send-json.js';
 
 const DUPLICATE_ID = 'Invalid Request: a request of this session with this id is still in flight; use another id.';
@@ -44,10 +45,10 @@ export class HttpSession {
   #session: McpSession | undefined;
   #closed = false;
 
-  private constructor(options: HttpSessionOptions) {
+  private constructor(options: HttpSessionOptions, adapter: NodeAdapter) {
     this.#options = options;
     this.process = options.process;
-    this.#transport = new NodeStreamableHTTPServerTransport({
+    this.#transport = new adapter.NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: () => options.onInitialized(this),
       onsessionclosed: () => this.close(),
@@ -55,7 +56,7 @@ export class HttpSession {
   }
 
   static async open(options: HttpSessionOptions): Promise<HttpSession> {
-    const session = new HttpSession(options);
+    const session = new HttpSession(options, await loadNodeAdapter());
     const transport = session.#transport;
     session.#session = await openMcpSession({
       runtime: options.runtime,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { whenSent } from '../http/call-streams.js';
+import { loadNodeAdapter } from '../http/load-node-adapter.js';
 import { rpcError, sendJson } from '../http/send-json.js';
 import { isRequest, JSON_RPC } from '../json-rpc.js';
 import type { McpRuntime } from '../mcp-runtime.js';
@@ -27,17 +28,6 @@ export interface ModernHttp {
   /** Resolves once no request is in flight. */
   drained(): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * The SDK's node:http adapter, loaded with the first HTTP request: its web-server layer (Hono's)
- * reaches for the global `Response` and `node:http2` as it loads, which cost every `libos mcp`
- * start (stdio, where no HTTP request ever comes) tens of milliseconds for nothing.
- */
-let nodeAdapter: Promise<typeof import('@modelcontextprotocol/node')> | undefined;
-function loadNodeAdapter(): Promise<typeof import('@modelcontextprotocol/node')> {
-  nodeAdapter ??= import('@modelcontextprotocol/node');
-  return nodeAdapter;
 }
 
 /** Without a fleet's state, a call runs in a process of its own, ended once it is answered. */
