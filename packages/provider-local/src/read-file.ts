@@ -35,7 +35,8 @@ export async function readFileIn(
   const probe = probeEntry(context, directoryFd, name, path);
   if (probe === null) throw providerErrors.notFound(path);
   try {
-    const status = await settledStatus(probe);
+    // Only a second link waits to settle; the usual single-link file goes on without a turn of the event loop.
+    const status = probe.status.isFile() && probe.status.nlink > 1 ? await settledStatus(probe) : probe.status;
     requireSingleFile(status, path);
     // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
     refuseOtherMount(context, probe.fd, path);
