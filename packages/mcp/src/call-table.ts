@@ -35,7 +35,7 @@ export class CallTable {
   /** Registers a request and returns the internal id it travels under. */
   open(externalId: ExternalId, info: CallInfo): number {
     const internalId = this.#nextId++;
-    this.#calls.set(internalId, { ...info, externalId, controller: new AbortController() });
+    this.#calls.set(internalId, { method: info.method, tool: info.tool, externalId, controller: new AbortController() });
     this.#latest.set(idKey(externalId), internalId);
     return internalId;
   }

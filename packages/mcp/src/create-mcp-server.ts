@@ -61,14 +61,10 @@ export function createSessionServer(runtime: McpRuntime, options: McpServerOptio
     { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
     options.process === undefined ? process : undefined,
   );
+  const caller = sameCaller(server, options.sessionIdOf);
   const callTool = (call: SessionToolCall): Promise<CallToolResult> =>
     currentCall.run(elicitingApprovals(server, call.relatedId), () =>
-      runToolCall(process, call.name, call.arguments, {
-        signal: call.signal,
-        caller: callerOf(server, options.sessionIdOf?.()),
-        tools: runtime.tools,
-        log,
-      }),
+      runToolCall(process, call.name, call.arguments, { signal: call.signal, caller: caller(), tools: runtime.tools, log }),
     );
   server.setRequestHandler('tools/list', () => ({ tools: (published ??= runtime.tools.map(toMcpTool)) }));
   server.setRequestHandler('tools/call', (request, ctx) =>
@@ -119,6 +115,17 @@ export function callerOf(server: Server, sessionId: string | undefined): AuditCa
   return {
     ...(sessionId === undefined ? {} : { session: sessionId }),
     ...(client === undefined ? {} : { client: { name: client.name, version: client.version } }),
+  };
+}
+
+/** `callerOf`, built again only when the client's `initialize` or the session id has changed since the last call. */
+function sameCaller(server: Server, sessionIdOf: (() => string | undefined) | undefined): () => AuditCallerContext {
+  let last: { client: unknown; session: string | undefined; caller: AuditCallerContext } | undefined;
+  return () => {
+    const client = server.getClientVersion();
+    const session = sessionIdOf?.();
+    if (last === undefined || last.client !== client || last.session !== session) last = { client, session, caller: callerOf(server, session) };
+    return last.caller;
   };
 }
 

@@ -1,17 +1,9 @@
 import { Buffer } from 'node:buffer';
-import {
-  isJSONRPCRequest,
-  type JSONRPCMessage,
-  type JSONRPCNotification,
-  type MessageExtraInfo,
-  type RequestId,
-  type Transport,
-  type TransportSendOptions,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCNotification, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { CallTable } from './call-table.js';
 import { clientReply } from './client-reply.js';
 import { DEFAULT_CHANNEL_LIMITS, type ChannelLimits } from './channel-limits.js';
-import { classifyMessage, errorAnswer, JSON_RPC, requestRefusal } from './json-rpc.js';
+import { classifyMessage, errorAnswer, isRequestEnvelope, JSON_RPC, requestRefusal } from './json-rpc.js';
 import { type Parked, ParkedRequests } from './parked-requests.js';
 import { type PreemptAnswer, type PreemptRequest, toolCallMessage } from './tool-call-hooks.js';
 import type { OversizeResult } from './oversize-reply.js';
@@ -226,7 +218,7 @@ export class MessageChannel implements Transport {
     const tool = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
     const internalId = this.#calls.open(request.id, { method: request.method, tool });
     const message = { ...(request.method === 'tools/call' ? toolCallMessage(request.body) : request.body), id: internalId };
-    if (!isJSONRPCRequest(message)) {
+    if (!isRequestEnvelope(message)) {
       const refusal = requestRefusal(message, internalId);
       this.send(refusal).catch((error: unknown) => this.#failedWrite(error));
       return;

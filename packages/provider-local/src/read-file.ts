@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, type Stats } from 'node:fs';
 import { baseName, pathSegments, providerErrors } from '@libos/core';
 import type { FileRead, ReadFileOptions, WorkspacePath } from '@libos/core';
 import { REOPEN_FILE } from './host-flags.js';
@@ -35,10 +35,12 @@ export async function readFileIn(
   const probe = probeEntry(context, directoryFd, name, path);
   if (probe === null) throw providerErrors.notFound(path);
   try {
-    requireSingleFile(await settledStatus(probe), path);
+    // Only a second link waits to settle; the usual single-link file goes on without a turn of the event loop.
+    const status = probe.status.isFile() && probe.status.nlink > 1 ? await settledStatus(probe) : probe.status;
+    requireSingleFile(status, path);
     // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
     refuseOtherMount(context, probe.fd, path);
-    const read = readPrefix(context, probe.fd, path, options.maxBytes);
+    const read = readPrefix(context, probe.fd, status, path, options.maxBytes);
     // A name unlinked between the probe and its fstat may have left an outside name the only one.
     if (!isStillSoleName(context.paths.named(directoryFd, name), probe.fd, probe.status)) throw providerErrors.changedDuringOperation(path);
     return read;
@@ -47,8 +49,15 @@ export async function readFileIn(
   }
 }
 
-/** Reads the prefix of the regular file held by the O_PATH fd `handle`, reopened through its magic link. */
-export function readPrefix(context: OperationContext, handle: number, path: WorkspacePath, maxBytes: number): FileRead {
+/**
+ * Reads the prefix of the regular file held by the O_PATH fd `handle`, reopened through its magic
+ * link. The reopened fd is the held inode itself (the magic link names it, not a path), so `status`,
+ * the handle's own fstat that the caller has already checked, sizes the read: a second fstat would
+ * learn nothing that the read itself and the caller's later `isStillSoleName` do not. A file that
+ * grew since is read on to `maxBytes`, one that shrank ends at its short read; a link added since
+ * fails that later check.
+ */
+export function readPrefix(context: OperationContext, handle: number, status: Stats, path: WorkspacePath, maxBytes: number): FileRead {
   let fd: number;
   try {
     fd = openSync(context.paths.of(handle), REOPEN_FILE);
@@ -56,9 +65,6 @@ export function readPrefix(context: OperationContext, handle: number, path: Work
     throw mapNodeError(error, path);
   }
   try {
-    // The reopened fd is the probed inode (the magic link names it, not a path); checked anyway.
-    const status = fstatSync(fd);
-    requireSingleFile(status, path);
     const buffer = Buffer.allocUnsafeSlow(Math.min(maxBytes + 1, Math.max(status.size + 1, 1)));
     let filled = readInto(fd, buffer, 0, status.size);
     // The file may have grown since the fstat: read on until the wanted bytes or end of file.

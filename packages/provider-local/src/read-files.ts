@@ -64,7 +64,7 @@ function readOne(context: OperationContext, hostName: string | Buffer, name: str
       requireSingleFile(probe.status, path);
       // A file bind-mounted over a workspace name holds bytes from elsewhere: refused like a junction.
       refuseOtherMount(context, probe.fd, path);
-      const read = readPrefix(context, probe.fd, path, maxBytes);
+      const read = readPrefix(context, probe.fd, probe.status, path, maxBytes);
       // As readFileIn: the name must still be the inode's only one once its bytes are read.
       if (!isStillSoleName(hostName, probe.fd, probe.status)) throw providerErrors.changedDuringOperation(path);
       return read;
