@@ -1,11 +1,12 @@
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConfigInput } from '@libos/core';
 import { createMemfsProvider } from '@libos/provider-memfs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalDirectory, createDirectoryApprover, createRuntime, type DirectoryApproverOptions, type PendingApproval } from '../src/index.js';
 
-const ASK_WRITES = {
+const ASK_WRITES: ConfigInput = {
   grants: [
     { path: '.', tree: true, rights: ['read'] },
     { path: '.', tree: true, rights: ['write', 'delete'], mode: 'ask' },
