@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConfigInput } from '@libos/core';
 import { ApprovalDirectory, createDirectoryApprover, type PendingApproval } from '@libos/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createElicitationApprover } from '../src/elicitation-approver.js';
@@ -8,10 +9,10 @@ import { type Answer, EVERY_WAY, MODERN, type RawConnection, type Served, serve 
 
 // Clients without elicitation (Inspector CLI, LangChain, OpenAI Agents, ...): the call waits in the
 // directory for the person instead of failing at once (docs/tools.md, "Pending approvals").
-const CONFIG = {
+const CONFIG: ConfigInput = {
   grants: [
-    { path: '.', tree: true, rights: ['read'] as const },
-    { path: '.', tree: true, rights: ['write'] as const, mode: 'ask' as const },
+    { path: '.', tree: true, rights: ['read'] },
+    { path: '.', tree: true, rights: ['write'], mode: 'ask' },
   ],
 };
 /** What a 2026-07-28 client without elicitation puts in `_meta`; a 2025-era one declares nothing in `initialize`. */
