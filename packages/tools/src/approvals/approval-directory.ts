@@ -81,19 +81,23 @@ export class ApprovalDirectory {
   }
 
   /**
-   * The requests still waiting, oldest first. Expired ones are removed (their call stopped waiting,
-   * or its process died); files that are not the user's own, or not a request, are left out.
+   * The requests still waiting, oldest first, each saying whether an answer already lies beside it.
+   * Expired ones are removed (their call stopped waiting, or its process died); files that are not
+   * the user's own, or not a request, are left out.
    */
-  async list(): Promise<PendingApproval[]> {
+  async list(): Promise<(PendingApproval & { readonly answered: boolean })[]> {
     const now = Date.now();
-    const found: PendingApproval[] = [];
-    for (const name of await readdir(this.path)) {
+    const found: (PendingApproval & { readonly answered: boolean })[] = [];
+    const names = await readdir(this.path);
+    const answers = new Set(names.filter((name) => name.endsWith(ANSWER)).map((name) => name.slice(0, -ANSWER.length)));
+    for (const name of names) {
       if (!name.endsWith(REQUEST)) continue;
       const id = name.slice(0, -REQUEST.length);
       const pending = ID.test(id) ? await this.#readRequest(id) : undefined;
       if (pending === undefined) continue;
+      // Answered: the call takes the answer at its next look (within a poll); no second answer is taken.
       if (Date.parse(pending.expires_at) <= now) await this.remove(id);
-      else found.push(pending);
+      else found.push({ ...pending, answered: answers.has(id) });
     }
     return found.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
