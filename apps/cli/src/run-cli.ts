@@ -28,6 +28,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   ),
   export: async () => (await import('./commands/export-command.js')).exportCommand,
   review: async () => (await import('./commands/review-command.js')).reviewCommand,
+  approvals: async () => (await import('./commands/approvals-command.js')).approvalsCommand,
 };
 
 /**

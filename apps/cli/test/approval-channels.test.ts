@@ -14,8 +14,8 @@ const request: ApprovalRequest = {
 };
 
 describe('the approval channel table', () => {
-  it('holds the terminal and the MCP client, each describing itself', () => {
-    expect(Object.keys(APPROVAL_CHANNELS)).toEqual(['terminal', 'mcp']);
+  it('holds the terminal, the MCP client and the pending directory, each describing itself', () => {
+    expect(Object.keys(APPROVAL_CHANNELS)).toEqual(['terminal', 'mcp', 'pending']);
     for (const channel of Object.values(APPROVAL_CHANNELS)) expect(channel.summary).toMatch(/\(libos /u);
   });
 
@@ -36,6 +36,6 @@ describe('the approval channel table', () => {
   });
 
   it('the MCP channel makes an elicitation approver, loaded only when created', async () => {
-    expect(typeof (await APPROVAL_CHANNELS.mcp.create())).toBe('function');
+    expect(typeof (await APPROVAL_CHANNELS.mcp.create(undefined))).toBe('function');
   });
 });

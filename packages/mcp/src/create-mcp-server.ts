@@ -134,9 +134,13 @@ function sameCaller(server: Server, sessionIdOf: (() => string | undefined) | un
  * travels on the call's own response stream), when its client declared form elicitation.
  */
 function elicitingApprovals(server: Server, requestId: RequestId): CallApprovals {
+  const elicits = () => server.getClientCapabilities()?.elicitation?.form !== undefined;
   return {
+    get elicits() {
+      return elicits();
+    },
     async ask(request, signal) {
-      if (server.getClientCapabilities()?.elicitation?.form === undefined) return 'unavailable';
+      if (!elicits()) return 'unavailable';
       const answer = await server.elicitInput(
         { mode: 'form', message: approvalMessage(request), requestedSchema: { type: 'object', properties: {} } },
         { timeout: APPROVAL_WINDOW_MS, relatedRequestId: requestId, ...(signal === undefined ? {} : { signal }) },

@@ -9,6 +9,8 @@ import type { ApprovalDecision, ApprovalRequest } from '@libos/core';
  * approval comes back with the client's retry (approvals/approval-rounds.ts).
  */
 export interface CallApprovals {
+  /** Whether the call's client declared form elicitation: without it `ask` can only say `unavailable`. */
+  readonly elicits: boolean;
   ask(request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision>;
 }
 

@@ -10,6 +10,7 @@ export { serveHttp } from './http/serve-http.js';
 export type { HttpServer, ServeHttpOptions } from './http/serve-http.js';
 export type { ConnectionLimits } from './http/serve-http.js';
 export { approvalMessage, createElicitationApprover } from './elicitation-approver.js';
+export type { ElicitationApproverOptions } from './elicitation-approver.js';
 export { clientRoot } from './client-root.js';
 export type { ClientRoot } from './client-root.js';
 export { failureJson, toCallToolResult } from './to-call-tool-result.js';

@@ -1,35 +1,14 @@
 // The review page: plain DOM, no framework. Every value from the server is set as text, never as
 // markup, so a hostile file name or diff line stays text.
 import { bytes, diffRows, element, plural, showTotals, sizeText } from './review-format.js';
+import { apiWith, takeToken } from './review-api.js';
+import { startApprovals } from './review-approvals.js';
 import { addHunkPicks } from './review-hunks.js';
 import { isRename, movedSinceShown, questionFor, rowsOf, showConflicts, stepOf, stepTo, versionsFor } from './review-shown.js';
 
-const TOKEN_KEY = 'libos-review-token';
 const state = { token: null, changes: [], cursor: null, setVersion: null, selected: new Set(), current: null, lastApplyId: null, audit: false };
 const $ = (id) => document.getElementById(id);
-
-function takeToken() {
-  const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
-  if (match) {
-    sessionStorage.setItem(TOKEN_KEY, match[1]);
-    // The token leaves the address bar (and the history) as soon as the page has it.
-    history.replaceState(null, '', location.pathname);
-  }
-  return sessionStorage.getItem(TOKEN_KEY);
-}
-
-async function api(path, body) {
-  const init = { headers: { 'x-libos-review-token': state.token }, cache: 'no-store' };
-  if (body !== undefined) {
-    init.method = 'POST';
-    init.headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, init);
-  const value = await response.json().catch(() => ({ error: { message: `The server answered ${response.status}.` } }));
-  if (!response.ok) throw new Error(value.error?.message ?? `The server answered ${response.status}.`);
-  return value;
-}
+let api;
 
 const MOVED = 'Nothing done: the agent changed what this page showed. Reload the changes to see them as they are now.';
 
@@ -235,6 +214,12 @@ async function act(kind, paths, mode, hunks) {
 
 async function refresh() {
   const page = await api('/api/changes');
+  // Started without --overlay: the page answers pending approvals only.
+  if (page.no_overlay) {
+    $('totals').textContent = 'No overlay: this page lists the calls waiting for your approval.';
+    for (const part of document.querySelectorAll('.actions, .layout, .skip')) part.hidden = true;
+    return;
+  }
   state.changes = page.changes;
   state.cursor = page.next_cursor;
   // The first page's version covers every change, all pages alike: "all" means exactly those.
@@ -278,6 +263,8 @@ function start() {
     for (const button of document.querySelectorAll('.actions button')) button.disabled = true;
     return;
   }
+  api = apiWith(state.token);
+  startApprovals(api, say);
   $('apply-selected').addEventListener('click', () => act('apply', [...state.selected]));
   $('discard-selected').addEventListener('click', () => act('discard', [...state.selected]));
   $('apply-all').addEventListener('click', () => act('apply', undefined, 'all_or_nothing'));

@@ -3,12 +3,16 @@ import { LibosError } from '@libos/core';
 import { forPerson, shownChanges, shownConflicts, shownDiff } from './person-text.js';
 import { readJsonBody } from './read-json-body.js';
 import { loadAssets } from './review-assets.js';
+import { answerApproval, type ReviewApprovals, shownApprovals } from './review-approvals.js';
 import type { ReviewCalls, ReviewOperations } from './review-operations.js';
 import { refusalOf, type RequestPolicy } from './review-request.js';
 
 /** Options of `createReviewHandler`. */
 export interface ReviewHandlerOptions extends RequestPolicy {
-  readonly operations: ReviewOperations;
+  /** The overlay's operations; without them the page lists pending approvals only. */
+  readonly operations?: ReviewOperations | undefined;
+  /** Pending approvals to list and answer (`--approvals DIR`); without it the page shows none. */
+  readonly approvals?: ReviewApprovals | undefined;
   /** The calls behind each change (`--audit`); without it the page shows no calls column. */
   readonly calls?: ReviewCalls;
 }
@@ -36,10 +40,13 @@ type Route = (request: IncomingMessage, url: URL) => Promise<unknown>;
  */
 export function createReviewHandler(options: ReviewHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const assets = loadAssets();
-  const { operations, calls } = options;
+  const { calls, approvals } = options;
+  // Without an overlay the page only answers approvals: every change route says there is none.
+  const operations: ReviewOperations = options.operations ?? noOverlay();
 
   const reads: Record<string, Route> = {
     '/api/changes': async (_request, url) => {
+      if (options.operations === undefined) return { no_overlay: true };
       const cursor = url.searchParams.get('cursor');
       const page = await operations.changes({ limit: PAGE_SIZE, ...(cursor === null ? {} : { cursor }) });
       // The newest apply still undoable, whoever made it (this page, `libos apply`, another page).
@@ -67,6 +74,7 @@ export function createReviewHandler(options: ReviewHandlerOptions): (request: In
       ]);
       return { calls: Object.fromEntries(shown) };
     },
+    '/api/approvals': async () => shownApprovals(approvals),
   };
   const actions: Record<string, Route> = {
     '/api/apply': async (request) => {
@@ -80,6 +88,7 @@ export function createReviewHandler(options: ReviewHandlerOptions): (request: In
       if (typeof body.apply_id !== 'string') throw new LibosError('invalid_arguments', 'Say which apply to undo: {"apply_id": ID}.');
       return shownConflicts(await operations.undoApply(body.apply_id));
     },
+    '/api/approvals/answer': async (request) => answerApproval(approvals, await bodyOf(request)),
   };
 
   return (request, response) => {
@@ -157,4 +166,12 @@ function send(response: ServerResponse, status: number, value: unknown): void {
   const body = Buffer.from(JSON.stringify(value));
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
   response.end(body);
+}
+
+/** The operations of a page started without an overlay: each refuses, saying so. */
+function noOverlay(): ReviewOperations {
+  const refuse = async (): Promise<never> => {
+    throw new LibosError('invalid_arguments', 'This page was started without --overlay: there are no changes to act on.');
+  };
+  return { changes: refuse, diff: refuse, apply: refuse, discard: refuse, undoApply: refuse, lastApply: refuse };
 }

@@ -13,6 +13,8 @@ const FILES: readonly (readonly [route: string, file: string, type: string])[] =
   ['/review-format.js', 'review-format.js', 'text/javascript; charset=utf-8'],
   ['/review-shown.js', 'review-shown.js', 'text/javascript; charset=utf-8'],
   ['/review-hunks.js', 'review-hunks.js', 'text/javascript; charset=utf-8'],
+  ['/review-api.js', 'review-api.js', 'text/javascript; charset=utf-8'],
+  ['/review-approvals.js', 'review-approvals.js', 'text/javascript; charset=utf-8'],
   ['/favicon.svg', 'favicon.svg', 'image/svg+xml'],
 ];
 

@@ -4,12 +4,16 @@ import { isIP } from 'node:net';
 import { type ConnectionGuardOptions, guardConnections } from '@libos/http-guard';
 import { createReviewHandler } from './create-review-handler.js';
 import { refusalOf, type RequestPolicy } from './review-request.js';
+import type { ReviewApprovals } from './review-approvals.js';
 import type { ReviewCalls, ReviewOperations } from './review-operations.js';
 
 /** Options of `startReviewServer`. */
 export interface ReviewServerOptions {
-  readonly operations: ReviewOperations;
+  /** The overlay's operations; without them the page lists pending approvals only. */
+  readonly operations?: ReviewOperations;
   readonly calls?: ReviewCalls;
+  /** Pending approvals the person answers on the page (`--approvals DIR`). */
+  readonly approvals?: ReviewApprovals;
   /** A loopback address (default `127.0.0.1`); anything else is refused. */
   readonly host?: string;
   /** 0 (the default) picks a free port. */
@@ -58,6 +62,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   policy = { origin, hosts, token };
   handler = createReviewHandler({
     operations: options.operations,
+    approvals: options.approvals,
     ...(options.calls === undefined ? {} : { calls: options.calls }),
     ...policy,
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -297,47 +297,4 @@ describe.skipIf(!HAVE_CHROMIUM)('the review page in headless Chromium', { timeou
       await page.screenshot({ path: join(SHOTS, `review-${width}-top.png`) });
     });
   }
-
-  it('lands the hunks checked by mouse, previews a merge where the disk moved, and takes hunks by keyboard', async () => {
-    const lines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index}\n`).join('');
-    const edit = (text: string, changes: Record<number, string>) =>
-      text
-        .split('\n')
-        .map((line, index) => changes[index] ?? line)
-        .join('\n');
-    const base = lines(40);
-    writeFileSync(join(fixture.root, 'long.txt'), base);
-    await fixture.agentWrites('long.txt', edit(base, { 3: 'agent 3', 20: 'agent 20', 35: 'agent 35' }));
-    await page.reload();
-    await page.getByText('6 changes').waitFor();
-    await page.getByRole('button', { name: 'Show the diff of long.txt' }).click();
-    // By mouse: hunk 3 alone lands; hunks 1 and 2 stay in the overlay.
-    await page.getByRole('checkbox', { name: 'Hunk 3 of long.txt' }).click();
-    await page.screenshot({ path: join(SHOTS, 'review-hunks.png'), fullPage: true });
-    await page.getByRole('button', { name: 'Apply checked hunks' }).click();
-    await page.getByText('Applied 1 change.').waitFor();
-    const onDisk = () => readFileSync(join(fixture.root, 'long.txt'), 'utf8');
-    expect(onDisk()).toBe(edit(base, { 35: 'agent 35' }));
-    // The person edits near hunk 1: the diff shows the agent's hunks, which overlap, and the merged preview.
-    writeFileSync(join(fixture.root, 'long.txt'), edit(base, { 4: 'person 4', 35: 'agent 35' }));
-    await page.getByRole('button', { name: 'Show the diff of long.txt' }).click();
-    await page.getByText('# merge: hunks 1 overlap your edits (overlapping_edit) and would stay; hunks 2 land').waitFor();
-    expect(await page.locator('#diff-view').textContent()).toContain('+++ merged/long.txt');
-    await page.screenshot({ path: join(SHOTS, 'review-merged.png'), fullPage: true });
-    // By keyboard: check hunk 2 with Space, go back to the apply button, press Enter.
-    await page.getByRole('checkbox', { name: 'Hunk 2 of long.txt' }).focus();
-    await page.keyboard.press('Space');
-    await page.getByRole('button', { name: 'Apply checked hunks' }).focus();
-    await page.keyboard.press('Enter');
-    await page.getByText('Applied 1 change.').waitFor();
-    expect(onDisk()).toBe(edit(base, { 4: 'person 4', 20: 'agent 20', 35: 'agent 35' }));
-    // Hunk 1 overlaps the person's line: checked and applied, it is a conflict by number, and the disk keeps theirs.
-    await page.getByRole('button', { name: 'Show the diff of long.txt' }).click();
-    await page.getByRole('checkbox', { name: 'Hunk 1 of long.txt' }).click();
-    await page.getByRole('button', { name: 'Apply checked hunks' }).click();
-    await page.getByRole('alert').getByText('long.txt').waitFor();
-    expect(await page.getByRole('alert').textContent()).toContain('(hunks 1)');
-    expect(onDisk()).toBe(edit(base, { 4: 'person 4', 20: 'agent 20', 35: 'agent 35' }));
-    await page.screenshot({ path: join(SHOTS, 'review-hunk-conflict.png'), fullPage: true });
-  });
 });

@@ -26,3 +26,7 @@ export type { MediaMetadata, MediaResult } from './media/media-result.js';
 export type { ProcessState, ToolAnnotations, ToolContext, ToolDefinition } from './tool-definition.js';
 export { regexPoolStats, setRegexPoolSize } from './search/regex-pool.js';
 export type { RegexPoolStats } from './search/regex-pool.js';
+export { ApprovalDirectory } from './approvals/approval-directory.js';
+export type { PendingAnswer, PendingApproval } from './approvals/approval-directory.js';
+export { createDirectoryApprover, DEFAULT_MAX_PENDING, DEFAULT_PENDING_WAIT_MS } from './approvals/directory-approver.js';
+export type { DirectoryApproverOptions } from './approvals/directory-approver.js';

@@ -63,6 +63,7 @@ Commands:
   changes   List what an agent on --overlay STATE changed        (also: diff, apply, undo-apply,
             discard, history, rewind, fork; see libos changes --help)
   review    A page in the browser to review, apply, discard and undo an agent's changes
+  approvals List and answer the calls waiting in an --approvals DIR (list, approve ID, reject ID)
   demo      A guided tour of the tools on a demo workspace
   audit     Make a signing key, verify or show an audit log (keygen, verify, show)
   export    Write a workspace's directories and files into an empty host directory
@@ -81,6 +82,15 @@ served. Exits 0 when stdin closes, after answering every request already read. C
 Without --root (local provider), the directory is the client's MCP root when it offers exactly one
 file:// root; otherwise the server refuses to serve (exit 2) and says to pass --root. It never
 serves the directory it was started from by default.
+
+With --approvals DIR, a call from a client without elicitation waits in DIR (0700, created when
+missing, refused inside a served directory) for a person's answer on the review page (libos
+review --approvals DIR) or with libos approvals; at most 16 wait at once, each up to
+--approval-wait seconds (default 120), then approval_required.
+
+Approval options:
+  --approvals DIR        Where calls from clients without elicitation wait for a person
+  --approval-wait N      How long such a call waits, in seconds (1-3600, default 120)
 
 ${WORKSPACE_OPTIONS}`;
 
@@ -110,6 +120,9 @@ HTTP options:
                             --objects names another database) process Objects and grant uses in
                             this database, so several instances behind a balancer serve one agent
                             (docs/fleet.md); the config needs a policy_id when grants count uses
+  --approvals DIR           A call from a client without elicitation waits in DIR (this host's)
+                            for a person's answer (libos approvals, libos review --approvals DIR)
+  --approval-wait N         How long such a call waits, in seconds (1-3600, default 120)
 
 A browser Origin other than the server's own is refused with HTTP 403.
 

@@ -8,7 +8,8 @@ import { USAGE_EXIT_STATUS } from '../usage-error.js';
 import { VERSION } from '../version.js';
 import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
 import { openWorkspace, readConfig, type OpenWorkspace } from '../workspace/open-workspace.js';
-import { APPROVAL_CHANNELS } from '../workspace/approval-channels.js';
+import { APPROVALS_FLAGS, approvalsOptionsFrom } from '../workspace/approvals-options.js';
+import { mcpApprover } from '../workspace/mcp-approver.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom, type WorkspaceOptions } from '../workspace/workspace-options.js';
 import { MCP_HELP } from './help-texts.js';
 
@@ -18,19 +19,32 @@ function log(line: string): void {
 
 /** `libos mcp`: serves one session over stdio until stdin closes, then exits 0. */
 export async function mcpCommand(args: readonly string[]): Promise<number | undefined> {
-  const { values, positionals } = parseCommandLine('libos mcp', () => parseArgs(strictArgs(args, WORKSPACE_FLAGS)));
+  const { values, positionals } = parseCommandLine('libos mcp', () => parseArgs(strictArgs(args, { ...WORKSPACE_FLAGS, ...APPROVALS_FLAGS })));
   if (values.help === true) {
     process.stdout.write(MCP_HELP);
     return 0;
   }
   expectPositionals('libos mcp', positionals, 0);
-  const options: WorkspaceOptions = { ...workspaceOptionsFrom('libos mcp', values), borrowWorkingDirectory: true };
+  const approvals = approvalsOptionsFrom('libos mcp', values);
+  const options: WorkspaceOptions = {
+    ...workspaceOptionsFrom('libos mcp', values),
+    borrowWorkingDirectory: true,
+    ...(approvals === undefined ? {} : { approvalsDirectory: approvals.directory }),
+  };
   // Without --root the client's MCP roots choose the directory, never the launch directory.
   const fromRoots = BACKEND_REGISTRY.provider(options.provider)?.servesRoot === true && values.root === undefined && options.mounts === undefined;
 
-  const approver = await APPROVAL_CHANNELS.mcp.create();
+  // --approvals: a client without elicitation gets its answer from the pending directory.
+  const { approver, openPending } = await mcpApprover(approvals, log);
   // With roots, only the config is known before `initialize`: the tool list comes from it alone.
   let workspace: OpenWorkspace | undefined = fromRoots ? undefined : await openWorkspace(options, approver);
+  if (workspace !== undefined) {
+    const opened = workspace;
+    await openPending().catch(async (error: unknown) => {
+      await opened.close();
+      throw error;
+    });
+  }
   const runtime = workspace?.runtime ?? describeTools(options.configFile === undefined ? {} : { config: await readConfig(options.configFile) });
   const deferred = createDeferredProcess();
   if (workspace !== undefined) deferred.resolve(workspace.runtime.spawn());
@@ -66,7 +80,7 @@ export async function mcpCommand(args: readonly string[]): Promise<number | unde
   if (fromRoots) {
     log("no --root: waiting for the client's MCP roots (local provider)");
     server.oninitialized = () => {
-      void serveClientRoot(server, options, approver).then(
+      void serveClientRoot(server, options, approver, openPending).then(
         (opened) => {
           workspace = opened;
           deferred.resolve(opened.runtime.spawn());
@@ -100,11 +114,17 @@ async function serveClientRoot(
   server: StdioSession['server'],
   options: WorkspaceOptions,
   approver: Approver,
+  openPending: () => Promise<void>,
 ): Promise<OpenWorkspace & { root: string }> {
   const root = await clientRoot(server);
   if ('refusal' in root) throw new Error(root.refusal);
   try {
-    return { ...(await openWorkspace({ ...options, root: root.directory }, approver)), root: root.directory };
+    const opened = await openWorkspace({ ...options, root: root.directory }, approver);
+    await openPending().catch(async (error: unknown) => {
+      await opened.close();
+      throw error;
+    });
+    return { ...opened, root: root.directory };
   } catch (error) {
     throw new Error(
       `the client's root ${escapeForDisplay(root.directory)} cannot be served (${error instanceof Error ? error.message : String(error)})`,

@@ -93,7 +93,8 @@ ${COMMON}`,
 };
 
 /** `libos review --help`. */
-export const REVIEW_HELP = `Usage: libos review --root DIR --overlay STATE [--audit FILE] [--listen 127.0.0.1:PORT]
+export const REVIEW_HELP = `Usage: libos review --root DIR --overlay STATE [--audit FILE] [--approvals DIR] [--listen 127.0.0.1:PORT]
+       libos review --approvals DIR [--listen 127.0.0.1:PORT]
 
 Serves a page where a person reviews what the agent on --overlay STATE changed: every change with
 totals, each diff (binary files by size and SHA-256), and buttons to apply or discard one change, a
@@ -107,4 +108,7 @@ a GET never changes anything; the page loads nothing from another host.
   --listen HOST:PORT     A loopback address to listen on (default 127.0.0.1 and a free port)
   --audit FILE           Show the calls that made each change; record each apply, discard and undo
                          in FILE (it must not be held by a running server then)
+  --approvals DIR        List the calls waiting in DIR (libos mcp|serve --approvals DIR) under
+                         "Pending approvals", each with Approve and Reject; alone, without
+                         --overlay, the page answers approvals only
 ${COMMON}`;

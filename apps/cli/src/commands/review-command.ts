@@ -6,7 +6,7 @@ import { openPersonOverlay } from '../workspace/open-person-overlay.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { REVIEW_HELP } from './overlay-help.js';
 
-const FLAGS = { ...WORKSPACE_FLAGS, listen: { type: 'string' } } as const;
+const FLAGS = { ...WORKSPACE_FLAGS, listen: { type: 'string' }, approvals: { type: 'string' } } as const;
 
 /**
  * `libos review`: serves the review page (docs/overlay.md) over the same operations the `libos
@@ -21,15 +21,19 @@ export async function reviewCommand(args: readonly string[]): Promise<number | u
   expectPositionals('libos review', positionals, 0);
   const { host, port } = listenOf(values.listen ?? '127.0.0.1:0');
   const options = workspaceOptionsFrom('libos review', values);
-  const opened = await openPersonOverlay('libos review', options);
+  // --approvals DIR: the calls waiting there are listed and answered on the page (loaded only then);
+  // with it alone (no --overlay) the page answers approvals only.
+  const approvals = values.approvals === undefined ? undefined : await openApprovals(values.approvals);
+  const opened = approvals !== undefined && values.overlay === undefined ? undefined : await openPersonOverlay('libos review', options);
   const auditFile = options.audit?.file;
   const server = await startReviewServer({
-    operations: opened.operations,
+    ...(opened === undefined ? {} : { operations: opened.operations }),
+    ...(approvals === undefined ? {} : { approvals }),
     host,
     port,
     ...(auditFile === undefined ? {} : { calls: auditCalls(auditFile) }),
   }).catch(async (error: unknown) => {
-    await opened.close();
+    await opened?.close();
     throw new UsageError(`libos review: cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   });
   process.stderr.write(`libos review: open this address in a browser (the token in it is for this run only); Ctrl-C ends\n`);
@@ -39,7 +43,7 @@ export async function reviewCommand(args: readonly string[]): Promise<number | u
     if (closing) return;
     closing = true;
     await server.close();
-    await opened.close();
+    await opened?.close();
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void shutdown());
@@ -53,4 +57,12 @@ function listenOf(value: string): { host: string; port: number } {
     throw new UsageError(`libos review: --listen takes a loopback HOST:PORT (127.0.0.1:8790, or port 0 for any), not '${value}'`);
   }
   return { host: match[1] === '[::1]' ? '::1' : match[1]!, port };
+}
+
+/** The person's side of `--approvals DIR`: never created here (the agent's server creates it). */
+async function openApprovals(path: string) {
+  const { ApprovalDirectory } = await import('@libos/tools');
+  return ApprovalDirectory.open(path, { create: false }).catch((error: unknown) => {
+    throw new UsageError(`libos review: --approvals ${error instanceof Error ? error.message : String(error)}`);
+  });
 }

@@ -7,7 +7,8 @@ import { UsageError } from '../usage-error.js';
 import { VERSION } from '../version.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import { BACKEND_REGISTRY } from '../workspace/backend-registry.js';
-import { APPROVAL_CHANNELS } from '../workspace/approval-channels.js';
+import { APPROVALS_FLAGS, approvalsOptionsFrom } from '../workspace/approvals-options.js';
+import { mcpApprover } from '../workspace/mcp-approver.js';
 import { WORKSPACE_FLAGS, workspaceOptionsFrom } from '../workspace/workspace-options.js';
 import { SERVE_HELP } from './help-texts.js';
 
@@ -21,6 +22,7 @@ const SERVE_FLAGS = {
   'auth-timeout-seconds': { type: 'string' },
   'single-user': { type: 'boolean' },
   state: { type: 'string' },
+  ...APPROVALS_FLAGS,
 } as const;
 
 /** The start-up line's word on who may connect. */
@@ -45,9 +47,11 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   }
   expectPositionals('libos serve', positionals, 0);
   // A server for other hosts never guesses its directory: no current-directory default, no roots.
+  const pendingOptions = approvalsOptionsFrom('libos serve', values);
   const workspaceOptions = withStateOption('libos serve', values.state, {
     ...workspaceOptionsFrom('libos serve', values),
     borrowWorkingDirectory: true,
+    ...(pendingOptions === undefined ? {} : { approvalsDirectory: pendingOptions.directory }),
   });
   if (
     BACKEND_REGISTRY.provider(workspaceOptions.provider)?.servesRoot === true &&
@@ -61,7 +65,13 @@ export async function serveCommand(args: readonly string[]): Promise<number | un
   const httpOptions = await httpOptionsFrom('libos serve', values, process.env);
 
   // One runtime serves every session; an approval goes to the client of the session asking.
-  const workspace = await openWorkspace(workspaceOptions, await APPROVAL_CHANNELS.mcp.create());
+  // With --approvals, a client without elicitation waits in that directory for the person.
+  const { approver, openPending } = await mcpApprover(pendingOptions, log);
+  const workspace = await openWorkspace(workspaceOptions, approver);
+  await openPending().catch(async (error: unknown) => {
+    await workspace.close();
+    throw error;
+  });
   // Stateless (2026-07-28) callers name their process by a handle; with --state every instance on the database serves it.
   let state: FleetState | undefined;
   const processes = await (async () => {

@@ -1,5 +1,6 @@
 import type { Approver } from '@libos/core';
 import { createTerminalApprover, type TerminalQuestion } from '../shell/terminal-approver.js';
+import type { ApprovalsOptions } from './approvals-options.js';
 
 /**
  * Where a person answers the runtime's `ask` grants: one entry per channel, as `backends.ts` has
@@ -21,7 +22,13 @@ export const APPROVAL_CHANNELS = {
     create: async (question: TerminalQuestion) => createTerminalApprover(question),
   } satisfies ApprovalChannel<TerminalQuestion>,
   mcp: {
-    summary: "the MCP client's user, asked by elicitation in the session of the call (libos mcp, libos serve)",
-    create: async () => (await import('@libos/mcp')).createElicitationApprover(),
-  } satisfies ApprovalChannel<void>,
+    summary: "the MCP client's user, asked by elicitation in the session of the call (libos mcp, libos serve); else the fallback, if any",
+    create: async (fallback: Approver | undefined) =>
+      (await import('@libos/mcp')).createElicitationApprover(fallback === undefined ? {} : { fallback }),
+  } satisfies ApprovalChannel<Approver | undefined>,
+  pending: {
+    summary: 'a person answering a pending-approvals directory on the review page or with libos approvals (libos mcp|serve --approvals DIR)',
+    create: async (context: ApprovalsOptions & { readonly log: (line: string) => void }) =>
+      (await import('../approvals/pending-approver.js')).pendingApprover(context),
+  } satisfies ApprovalChannel<ApprovalsOptions & { readonly log: (line: string) => void }>,
 } as const;

@@ -50,6 +50,7 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
       ...(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }]),
       ...auditPrivateFiles(options.audit),
       ...(options.indexDirectory === undefined ? [] : [{ flag: '--index', path: options.indexDirectory }]),
+      ...(options.approvalsDirectory === undefined ? [] : [{ flag: '--approvals', path: options.approvalsDirectory }]),
     ];
     await refuseFilesInRoots(privateFiles, opened.hostDirectories);
     const provider = options.indexDirectory === undefined ? opened.provider : await indexed(opened.provider, options.indexDirectory, resources);

@@ -38,6 +38,8 @@ export interface WorkspaceOptions extends MountOptions {
   readonly overlayFile?: string;
   /** `--index DIR`: answer searches from a trigram index kept in DIR (docs/tools.md, `@libos/search-index`). */
   readonly indexDirectory?: string;
+  /** `--approvals DIR` (libos mcp|serve): pending approvals kept for the person, refused inside a served directory. */
+  readonly approvalsDirectory?: string;
   /**
    * The local provider may borrow the process's working directory during its synchronous steps
    * (`borrowWorkingDirectory` of `@libos/provider-local`): set by the servers, whose process

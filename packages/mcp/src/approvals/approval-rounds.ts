@@ -97,6 +97,7 @@ export function createApprovalRounds(options: ApprovalRoundsOptions = {}) {
       const canAsk = elicitsForms(ctx);
       let pending: { readonly request: ApprovalRequest; readonly shown: string } | undefined;
       const approvals: CallApprovals = {
+        elicits: canAsk,
         async ask(request) {
           const shown = sha256(approvalMessage(request));
           if (approved.has(shown)) return 'approve';

@@ -76,8 +76,11 @@ export interface Served {
   readonly fixtures?: MemfsFixtures | undefined;
   /** The streams a stdio client talks on, and the server's session on them (stdio only). */
   readonly stdio?: { readonly input: PassThrough; readonly output: PassThrough; readonly session: StdioSession };
-  /** A raw JSON-RPC connection of `generation` (over stdio: the one connection there is). */
-  connect(generation: Generation, headers?: Record<string, string>): Promise<RawConnection>;
+  /**
+   * A raw JSON-RPC connection of `generation` (over stdio: the one connection there is). A 2025-era
+   * connection declares `capabilities` in `initialize` (default: form elicitation over stdio, none over HTTP).
+   */
+  connect(generation: Generation, headers?: Record<string, string>, capabilities?: Record<string, unknown>): Promise<RawConnection>;
   close(): Promise<void>;
 }
 
@@ -115,7 +118,7 @@ export async function serve(transport: TransportName, options: ServeOptions = {}
       fixtures,
       url,
       http,
-      connect: (generation, headers = {}) => connectHttp(url, generation, headers),
+      connect: (generation, headers = {}, capabilities = {}) => connectHttp(url, generation, headers, capabilities),
       async close() {
         await http.close();
         await closeRuntime();
@@ -130,7 +133,7 @@ export async function serve(transport: TransportName, options: ServeOptions = {}
     runtime,
     fixtures,
     stdio: { input, output, session },
-    connect: (generation) => connectStdio(generation, input, output),
+    connect: (generation, _headers, capabilities = { elicitation: {} }) => connectStdio(generation, input, output, capabilities),
     async close() {
       input.end();
       await session.close();
@@ -180,10 +183,15 @@ export function answersIn(text: string): Answer[] {
 }
 
 /** A raw connection of `generation` to the MCP endpoint at `url` (2025-11-25: a session is initialized first). */
-export async function connectHttp(url: URL, generation: Generation, extra: Record<string, string> = {}): Promise<RawConnection> {
+export async function connectHttp(
+  url: URL,
+  generation: Generation,
+  extra: Record<string, string> = {},
+  capabilities: Record<string, unknown> = {},
+): Promise<RawConnection> {
   let headers: Record<string, string> = { ...HEADERS, ...extra };
   if (generation === LEGACY) {
-    const initialize = { protocolVersion: LEGACY, capabilities: {}, clientInfo: RAW_CLIENT };
+    const initialize = { protocolVersion: LEGACY, capabilities, clientInfo: RAW_CLIENT };
     const opened = await fetch(url, {
       method: 'POST',
       headers,
@@ -220,7 +228,12 @@ function onlyAnswer(message: Record<string, unknown>, answers: readonly Answer[]
  * marker request (`tools/list` of the same generation); the exchange gathers what arrives until the
  * marker's answer and, for a request with an id, until that id's answer too.
  */
-async function connectStdio(generation: Generation, input: PassThrough, output: PassThrough): Promise<RawConnection> {
+async function connectStdio(
+  generation: Generation,
+  input: PassThrough,
+  output: PassThrough,
+  capabilities: Record<string, unknown>,
+): Promise<RawConnection> {
   const arrived: Answer[] = [];
   const waiters = new Set<() => void>();
   let buffered = '';
@@ -244,7 +257,7 @@ async function connectStdio(generation: Generation, input: PassThrough, output: 
   let marker = 0;
   const send = (message: unknown) => input.write(`${bodyOf(generation, message)}\n`);
   if (generation === LEGACY) {
-    const initialize = { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: RAW_CLIENT };
+    const initialize = { protocolVersion: LEGACY, capabilities, clientInfo: RAW_CLIENT };
     send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: initialize });
     await until(() => arrived.some((answer) => answer.id === 'init'));
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });

@@ -17,9 +17,16 @@ export function deniedError(right: Right, path: WorkspacePath, reason?: string):
   return new LibosError('denied', `${verbs[right]} ${JSON.stringify(path)} is not permitted: ${reason}.`, { details: { right, path, reason } });
 }
 
-/** `approval_required`: an ask grant matched and no approval came. */
-export function approvalRequiredError(right: Right, path: WorkspacePath): LibosError {
-  return refusal('approval_required', right, path, 'needs approval, and none was given');
+/**
+ * `approval_required`: an ask grant matched and no approval came. `reason` is the approver's own
+ * account of why (a pending approval no one answered in time), said after the refusal and kept in
+ * `details`; like the refusal itself it says nothing about the path's state.
+ */
+export function approvalRequiredError(right: Right, path: WorkspacePath, reason?: string): LibosError {
+  if (reason === undefined) return refusal('approval_required', right, path, 'needs approval, and none was given');
+  return new LibosError('approval_required', `${verbs[right]} ${JSON.stringify(path)} needs approval, and none was given: ${reason}`, {
+    details: { right, path, reason },
+  });
 }
 
 /** `approval_rejected`: the approver refused the call. */

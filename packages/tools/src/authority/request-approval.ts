@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   escapeForDisplay,
+  LibosError,
   type AccessRequest,
   type AuditApproval,
   type DeletionLoss,
@@ -98,9 +99,10 @@ export async function requestApproval(
   onAnswer: (approval: AuditApproval) => void = () => {},
 ): Promise<void> {
   let shown: string | null = null;
+  let reason: string | undefined;
   const required = () => {
     onAnswer({ answer: 'unanswered', shown_sha256: shown });
-    return approvalRequiredError(request.right, request.path);
+    return approvalRequiredError(request.right, request.path, reason);
   };
   if (approver === undefined || request.signal?.aborted) throw required();
   // Only now, with someone to ask, may an edit read the file to show what it would change.
@@ -117,7 +119,9 @@ export async function requestApproval(
   const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
   let decision: ApprovalDecision | 'none';
   try {
-    decision = await decide(approver, approval, signal);
+    const decided = await decide(approver, approval, signal);
+    decision = typeof decided === 'string' ? decided : 'none';
+    if (typeof decided !== 'string') reason = decided.reason;
   } finally {
     clearTimeout(timer);
   }
@@ -133,7 +137,15 @@ export async function requestApproval(
   throw required();
 }
 
-async function decide(approver: Approver, approval: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision | 'none'> {
+/**
+ * The approver's answer; an approver that throws gives no answer, and one that throws an
+ * `approval_required` LibosError gives its message as the reason no answer came.
+ */
+async function decide(
+  approver: Approver,
+  approval: ApprovalRequest,
+  signal: AbortSignal | undefined,
+): Promise<ApprovalDecision | 'none' | { readonly reason: string }> {
   let stopWaiting: (() => void) | undefined;
   const abandoned = new Promise<'none'>((resolve) => {
     if (signal === undefined) return;
@@ -145,7 +157,7 @@ async function decide(approver: Approver, approval: ApprovalRequest, signal: Abo
       .then(() => approver(approval, signal === undefined ? {} : { signal }))
       .then(
         (decision) => (decision === 'approve' || decision === 'reject' ? decision : 'unavailable'),
-        () => 'none' as const,
+        (error: unknown) => (LibosError.is(error) && error.code === 'approval_required' ? { reason: error.message } : ('none' as const)),
       );
     return await Promise.race([answer, abandoned]);
   } finally {
