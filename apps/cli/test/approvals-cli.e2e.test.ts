@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLibos, temporaryDirectory } from './support/libos-binary.js';
 import { failureOf, startMcpSession } from './support/mcp-session.js';
 
-// docs/tools.md, "Pending approvals": `libos mcp --approvals DIR` and the person's `libos approvals`.
+// docs/mcp.md, "Pending approvals": `libos mcp --approvals DIR` and the person's `libos approvals`.
 
 let scratch: Awaited<ReturnType<typeof temporaryDirectory>>;
 let root: string;

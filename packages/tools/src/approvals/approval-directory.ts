@@ -7,7 +7,7 @@ import { escapeForDisplay, LibosError, type ApprovalRequest } from '@libos/core'
 /** A person's answer to one pending approval. */
 export type PendingAnswer = 'approve' | 'reject';
 
-/** One call waiting for a person, as a request file holds it (docs/tools.md, "Pending approvals"). */
+/** One call waiting for a person, as a request file holds it (docs/mcp.md, "Pending approvals"). */
 export interface PendingApproval {
   /** 16 lowercase hex digits: what the person types (`libos approvals approve ID`). */
   readonly id: string;
