@@ -8,7 +8,7 @@ import { createElicitationApprover } from '../src/elicitation-approver.js';
 import { type Answer, EVERY_WAY, MODERN, type RawConnection, type Served, serve } from './support/generations.js';
 
 // Clients without elicitation (Inspector CLI, LangChain, OpenAI Agents, ...): the call waits in the
-// directory for the person instead of failing at once (docs/tools.md, "Pending approvals").
+// directory for the person instead of failing at once (docs/mcp.md, "Pending approvals").
 const CONFIG: ConfigInput = {
   grants: [
     { path: '.', tree: true, rights: ['read'] },

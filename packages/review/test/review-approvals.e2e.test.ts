@@ -9,7 +9,7 @@ import { startReviewServer } from '../src/index.js';
 import { HAVE_CHROMIUM } from './support/browser.js';
 import { SHOTS, useReviewPage } from './support/review-page.js';
 
-// docs/tools.md, "Pending approvals": a call from a client without elicitation waits for the
+// docs/mcp.md, "Pending approvals": a call from a client without elicitation waits for the
 // person, who answers it on the review page.
 
 const ASK_WRITES: ConfigInput = {

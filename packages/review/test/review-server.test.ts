@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { ApprovalDirectory } from '@libos/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReviewServer, TOKEN_HEADER, type ReviewServer } from '../src/index.js';
 import { openReviewFixture, type ReviewFixture } from './support/review-fixture.js';
@@ -80,6 +83,46 @@ describe('the review server without a browser', { timeout: 60_000 }, () => {
       const { port } = new URL(server.origin);
       expect((await send(server, 'POST', '/api/apply', { ...own(), host: `evil.example:${port}` }, body)).status).toBe(421);
     });
+  });
+
+  it('answers a pending approval only with the token and the page Origin, and only once', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'libos-review-answer-'));
+    const directory = await ApprovalDirectory.open(join(base, 'approvals'));
+    const pending = await directory.add(
+      {
+        tool: 'write_text_file',
+        right: 'write',
+        path: 'a.txt',
+        arguments_sha256: '0'.repeat(64),
+        content_bytes: 1,
+        content_sha256: '1'.repeat(64),
+        preview: 'x',
+        message: 'Allow write_text_file to write "a.txt"?',
+      },
+      Date.now() + 60_000,
+    );
+    const answering = await startReviewServer({ approvals: directory });
+    try {
+      const body = JSON.stringify({ id: pending.id, answer: 'approve' });
+      const json = { 'content-type': 'application/json' };
+      expect((await send(answering, 'POST', '/api/approvals/answer', { ...json, origin: answering.origin }, body)).status).toBe(401);
+      const foreign = { [TOKEN_HEADER]: answering.token, origin: 'http://evil.example', ...json };
+      expect((await send(answering, 'POST', '/api/approvals/answer', foreign, body)).status).toBe(403);
+      expect(await readdir(directory.path)).toEqual([`${pending.id}.request.json`]);
+      const mine = { [TOKEN_HEADER]: answering.token, origin: answering.origin, ...json };
+      const listed = JSON.parse((await send(answering, 'GET', '/api/approvals', mine)).body);
+      expect(listed.pending).toEqual([expect.objectContaining({ id: pending.id, answered: false, message_text: pending.request.message })]);
+      expect((await send(answering, 'POST', '/api/approvals/answer', mine, body)).status).toBe(200);
+      const again = await send(answering, 'POST', '/api/approvals/answer', mine, JSON.stringify({ id: pending.id, answer: 'reject' }));
+      expect({ status: again.status, message: JSON.parse(again.body).error.message }).toEqual({
+        status: 400,
+        message: expect.stringContaining('already answered'),
+      });
+      expect(await directory.answerTo(pending)).toBe('approve');
+    } finally {
+      await answering.close();
+      await rm(base, { recursive: true, force: true });
+    }
   });
 
   it('changes nothing on any GET, the API included', async () => {

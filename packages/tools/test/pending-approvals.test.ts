@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '@libos/core';
@@ -91,7 +91,16 @@ describe('pending approvals in a directory (clients without elicitation)', () =>
     await expect.poll(async () => (await readdir(directory.path)).includes(`${pending!.id}.answer.json`), { timeout: 5000 }).toBe(false);
     await writeFile(answer, JSON.stringify({ id: 'ffffffffffffffff', answer: 'approve', shown_sha256: pending!.shown_sha256 }), { mode: 0o600 });
     await expect.poll(async () => (await readdir(directory.path)).includes(`${pending!.id}.answer.json`), { timeout: 5000 }).toBe(false);
-    expect(await directory.answerTo(pending!, (reason) => logs.push(reason))).toBeUndefined();
+    // Another local user's file (only root can make one, by chown), made outside and moved in whole
+    // so the waiting call never sees it as this user's: not believed either.
+    if (globalThis.process.getuid?.() === 0) {
+      const outside = join(base, 'forged.json');
+      await writeFile(outside, JSON.stringify({ id: pending!.id, answer: 'approve', shown_sha256: pending!.shown_sha256 }), { mode: 0o600 });
+      await chown(outside, 65534, 65534);
+      await rename(outside, answer);
+      await expect.poll(async () => (await readdir(directory.path)).includes(`${pending!.id}.answer.json`), { timeout: 5000 }).toBe(false);
+      expect(await directory.answerTo(pending!, (reason) => logs.push(reason))).toBeUndefined();
+    }
     await directory.answer(pending!.id, 'reject');
     const result = await call;
     expect(result.ok === false && result.error.code).toBe('approval_rejected');

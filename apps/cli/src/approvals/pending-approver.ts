@@ -5,7 +5,7 @@ import type { ApprovalsOptions } from '../workspace/approvals-options.js';
 
 /**
  * The approver of `--approvals DIR`: calls whose client cannot be asked wait there for the person
- * (docs/tools.md, "Pending approvals"). DIR is created 0700 when missing; one open to other users,
+ * (docs/mcp.md, "Pending approvals"). DIR is created 0700 when missing; one open to other users,
  * or not a directory, is refused at start-up (a UsageError).
  */
 export async function pendingApprover(options: ApprovalsOptions & { readonly log: (line: string) => void }): Promise<Approver> {

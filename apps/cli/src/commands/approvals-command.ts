@@ -9,7 +9,7 @@ const FLAGS = { approvals: { type: 'string' }, json: { type: 'boolean' }, help: 
 export const APPROVALS_HELP = `Usage: libos approvals list|approve ID|reject ID --approvals DIR [--json]
 
 The person's side of \`libos mcp|serve --approvals DIR\`: calls whose MCP client has no elicitation
-wait in DIR for an answer (docs/tools.md, "Pending approvals"). Each request shows the same text an
+wait in DIR for an answer (docs/mcp.md, "Pending approvals"). Each request shows the same text an
 elicitation would (names and content escaped, \\u{202E}), bound to that one call: its tool, right,
 path, byte count and SHA-256. An answer approves or rejects that call only; the next call asks again.
 

@@ -7,7 +7,7 @@ import { escapeForDisplay, LibosError, type ApprovalRequest } from '@libos/core'
 /** A person's answer to one pending approval. */
 export type PendingAnswer = 'approve' | 'reject';
 
-/** One call waiting for a person, as a request file holds it (docs/tools.md, "Pending approvals"). */
+/** One call waiting for a person, as a request file holds it (docs/mcp.md, "Pending approvals"). */
 export interface PendingApproval {
   /** 16 lowercase hex digits: what the person types (`libos approvals approve ID`). */
   readonly id: string;
@@ -126,8 +126,12 @@ export class ApprovalDirectory {
     }
     const placed = await this.#place(`${id}${ANSWER}`, { id, answer, shown_sha256: pending.shown_sha256 });
     if (!placed) throw new LibosError('invalid_arguments', `Approval ${shownId} is already answered; the first answer stands.`);
-    // The call may have stopped waiting between the check and the answer: say so, and take it back.
-    if ((await this.#readRequest(id)) === undefined) {
+    // The call may have stopped waiting between the check and the answer: the request is gone and
+    // the answer still lies there, untaken. Say so, and take it back. (Both gone: the call took it,
+    // or ended in the same instant and removed both.)
+    const orphan =
+      (await this.#readRequest(id)) === undefined && (await lstat(join(this.path, `${id}${ANSWER}`)).catch(() => undefined)) !== undefined;
+    if (orphan) {
       await unlink(join(this.path, `${id}${ANSWER}`)).catch(() => undefined);
       throw new LibosError('invalid_arguments', `Approval ${shownId} ended while it was being answered: its call no longer waits.`);
     }
