@@ -215,6 +215,8 @@ export class LogWriter implements RecordWriter {
   checkpoint(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
+    // Nothing of this writer's since its last checkpoint: another writer's records are its own to name.
+    if (this.#seq <= this.#checkpointed && this.#pending.length === 0) return this.#chain;
     const attempt = this.#chain.then(async () => {
       await this.lease.wait();
       this.lease.pin();

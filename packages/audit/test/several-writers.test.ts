@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,4 +151,25 @@ describe('several writers on one log', () => {
     expect(recordsOf(file).map((record) => record.tool)).toEqual(['session_start', 'write_text_file', 'read_text_file', 'session_end']);
     expect(verify(file)).toMatchObject({ ok: true, records: 4 });
   }, 60_000);
+
+  it('a keyed writer that finds lines after its own that do not continue the chain stops, and never signs over them', async () => {
+    const file = join(temporaryDirectory(), 'audit.log');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const log = await createFileAuditLog({ path: file, signingKey: privateKey });
+    const runtime = await createRuntime({ provider: createMemfsProvider(), audit: log });
+    const agent = runtime.spawn();
+    expect((await agent.call('read_text_file', { path: 'a.txt' })).ok).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Someone who is not a writer appends a record of their own, its seq right, its prev made up.
+    const [last] = recordsOf(file).slice(-1);
+    appendFileSync(file, `${JSON.stringify({ ...last, seq: last!.seq + 1, prev: 'f'.repeat(64), tool: 'forged' })}\n`);
+    const checkpointsBefore = readFileSync(`${file}.checkpoints`, 'utf8');
+    const after = await agent.call('read_text_file', { path: 'b.txt' });
+    expect(after).toMatchObject({ ok: false, error: { code: 'provider_failure', effect: 'none' } });
+    await runtime.close().catch(() => {});
+    await log.close().catch(() => {});
+    expect(readFileSync(`${file}.checkpoints`, 'utf8')).toBe(checkpointsBefore);
+    expect(recordsOf(file).at(-1)?.tool).toBe('forged');
+    expect(verify(file, { publicKey })).toMatchObject({ ok: false, reason: 'hash_mismatch' });
+  });
 });
