@@ -58,14 +58,41 @@ export async function benchCalls(root, scale) {
   const content = 'w'.repeat(SMALL_BYTES - 1) + '\n';
   const rows = [];
   try {
-    const read = await alternate(
-      {
-        ours: () => expectOk('ours read', ours.call('read_text_file', { path: 'small.txt' })),
-        ...onReferences(references, 'read', (server) => server.call('read_text_file', { path: join(root, 'small.txt') })),
-      },
-      { rounds: 25 * scale, calls: 4, warmup: 20 },
-    );
-    rows.push({ id: 'read-100', label: `read ${SMALL_BYTES} B (per call)`, unit: 'ms', ...read, target: 0.8 });
+    // The floor of the small read: a stub answering our own reply to it, doing no work per call.
+    const readReply = await expectOk('ours read', ours.call('read_text_file', { path: 'small.txt' }));
+    const readReplyFile = join(root, 'stub-read-reply.json');
+    writeFileSync(readReplyFile, JSON.stringify({ content: readReply.content, structuredContent: readReply.structuredContent }));
+    const readStub = await connectServer('stub', readReplyFile);
+    let read;
+    try {
+      read = await alternate(
+        {
+          ours: () => expectOk('ours read', ours.call('read_text_file', { path: 'small.txt' })),
+          ...onReferences(references, 'read', (server) => server.call('read_text_file', { path: join(root, 'small.txt') })),
+          stub: () => expectOk('stub read', readStub.call('read_text_file', {})),
+        },
+        { rounds: 25 * scale, calls: 4, warmup: 20 },
+      );
+    } finally {
+      await readStub.close();
+    }
+    rows.push({
+      id: 'read-100',
+      label: `read ${SMALL_BYTES} B (per call)`,
+      unit: 'ms',
+      ours: read.ours,
+      theirs: read.theirs,
+      theirs_v2: read.theirs_v2,
+      target: 0.8,
+    });
+    rows.push({
+      id: 'read-100-stub',
+      label: 'same read, stub answering our precomputed reply',
+      unit: 'ms',
+      ours: read.stub,
+      theirs: read.theirs,
+      target: null,
+    });
 
     const write = await alternate(
       {
