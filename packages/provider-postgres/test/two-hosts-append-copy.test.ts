@@ -6,7 +6,8 @@ import { type Host, startHost } from './host.js';
 import { SHARED_SCHEMA, describePostgres, freshWorkspace, postgresUrl, testPool, testProvider } from './postgres.js';
 
 const p = (path: string) => path as WorkspacePath;
-const APPENDS = 1000;
+// Appends per process: 1000 under `pnpm test:stress` (LIBOS_STRESS=1), 300 in the default run.
+const APPENDS = process.env.LIBOS_STRESS === '1' ? 1000 : 300;
 
 function twoHosts(workspace: string): Promise<[Host, Host]> {
   const host = () => startHost({ connectionString: postgresUrl, schema: SHARED_SCHEMA, workspace });
