@@ -15,6 +15,16 @@ const loadSqlite = lazyOptionalModule<typeof Database>('better-sqlite3', import.
     'Checkpoints need the better-sqlite3 package, which is not installed (or did not build): add it beside @libos/object-memory (npm install better-sqlite3).',
   reason: 'checkpoints_unavailable',
 });
+
+/**
+ * Loads SQLite now (through the same loader as checkpoints), for a process that will checkpoint: it
+ * fails at its start, not after the work when its Objects would be lost. Throws `provider_failure`
+ * (reason `checkpoints_unavailable`) when better-sqlite3 is missing or did not build.
+ */
+export function assertCheckpointsAvailable(): void {
+  loadSqlite();
+}
+
 function openDatabase(file: string, options?: Database.Options): Database.Database {
   return new (loadSqlite())(file, options);
 }

@@ -28,4 +28,4 @@ export {
 } from './object-names.js';
 export { freezeJsonCopy, payloadByteLength } from './payload.js';
 export { longestFittingPrefix } from './longest-fitting-prefix.js';
-export { CHECKPOINT_APPLICATION_ID, CHECKPOINT_FORMAT_VERSION } from './checkpoint-file.js';
+export { CHECKPOINT_APPLICATION_ID, CHECKPOINT_FORMAT_VERSION, assertCheckpointsAvailable } from './checkpoint-file.js';

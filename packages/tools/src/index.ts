@@ -8,6 +8,8 @@ export { LibosError } from '@libos/core';
 export type { RuntimeProcess, SpawnOptions } from './runtime-process.js';
 export type { ProcessTable, ProcessTableOptions } from './process-table.js';
 export { createMemoryProcessStore } from './memory-process-store.js';
+// The CLI checks `--objects FILE` can be checkpointed before it serves (SQLite is loaded only then).
+export { assertCheckpointsAvailable } from '@libos/object-memory';
 export type { CallOptions } from './call-pipeline.js';
 export type { InputIssue } from './input-issues.js';
 export type { ToolSummary } from './tool-summary.js';

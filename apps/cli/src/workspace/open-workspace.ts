@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_BOUNDS, type Approver, type Bounds, type FileSystemProviderV1, type LibosConfig, type OpenedProvider } from '@libos/core';
 import { withReadOnlyMounts } from '@libos/provider-mount';
-import { createRuntime, loadConfig, type Runtime } from '@libos/tools';
+import { assertCheckpointsAvailable, createRuntime, loadConfig, type Runtime } from '@libos/tools';
 import { UsageError } from '../usage-error.js';
 import { BACKEND_REGISTRY } from './backend-registry.js';
 import { auditPrivateFiles, openAuditLog } from './audit-options.js';
@@ -44,7 +44,11 @@ export async function openWorkspace(options: WorkspaceOptions, approver?: Approv
       options.overlayFile === undefined ? lower : (await (await import('./overlay-workspace.js')).overlayOver(lower, options.overlayFile)).opened;
     resources.defer(() => opened.close?.());
     // The checkpoint is written at exit: a place it can never go is refused now, not after the work.
-    if (options.objectsFile !== undefined) await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
+    if (options.objectsFile !== undefined) {
+      await expectDirectory('--objects', dirname(resolve(options.objectsFile)));
+      // And SQLite, which writes it, loads now: without it the agent's Objects would be lost at exit.
+      checkpointsAvailable(options.objectsFile);
+    }
     // Nor may it, the audit log or its signing key, sit where the agent reads and writes (a seed is copied in too).
     const privateFiles = [
       ...(options.objectsFile === undefined ? [] : [{ flag: '--objects', path: options.objectsFile }]),
@@ -202,4 +206,13 @@ async function isPresent(file: string): Promise<boolean> {
 function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n')[0]!;
+}
+
+/** `--objects FILE` needs SQLite: refused at the start, in one sentence, like --overlay and --audit without it. */
+function checkpointsAvailable(file: string): void {
+  try {
+    assertCheckpointsAvailable();
+  } catch (error) {
+    throw new UsageError(`libos: --objects ${file}: ${messageOf(error)}`);
+  }
 }

@@ -14,10 +14,10 @@ export interface LibosRun {
   readonly stderr: string;
 }
 
-/** Runs `libos ARGS` to completion, feeding `input` on stdin. */
-export function runLibos(args: readonly string[], options: { input?: string; cwd?: string } = {}): Promise<LibosRun> {
+/** Runs `libos ARGS` to completion, feeding `input` on stdin; `nodeArgs` go to Node before the bin. */
+export function runLibos(args: readonly string[], options: { input?: string; cwd?: string; nodeArgs?: readonly string[] } = {}): Promise<LibosRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LIBOS_BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), LIBOS_BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
