@@ -1,11 +1,12 @@
 import { closeSync, openSync, opendirSync } from 'node:fs';
 import { LibosError } from '@libos/core';
-import type { ErrorCode, ErrorDetails, Effect, TreeSearchEntry, WorkspacePath } from '@libos/core';
+import type { ErrorCode, ErrorDetails, Effect, WorkspacePath } from '@libos/core';
 import { type DescribeState, describeEntry } from './describe-entry.js';
 import { FdPaths } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { mountIdOf } from './mount-id.js';
+import { type PackedEntries, packEntries } from './packed-entries.js';
 import { isReservedName } from './reserved-names.js';
 
 /**
@@ -33,7 +34,7 @@ export interface ScanTask {
 export type ScanOutcome =
   | {
       readonly kind: 'done';
-      readonly entries: readonly TreeSearchEntry[];
+      readonly entries: PackedEntries;
       /** Raw names of the directories to enter next, and the handle (left open for them) of this one; -1 when there are none. */
       readonly below: readonly string[];
       readonly fd: number;
@@ -120,7 +121,7 @@ function scanHeld(task: ScanTask, fd: number): ScanOutcome {
     entries: [],
   };
   const below = names.filter((raw) => describeEntry(state, task.path, raw, (name) => paths.child(fd, name)));
-  return { kind: 'done', entries: state.entries, below, fd: below.length > 0 ? fd : -1 };
+  return { kind: 'done', entries: packEntries(state.entries), below, fd: below.length > 0 ? fd : -1 };
 }
 
 function failed(error: LibosError): ScanOutcome {

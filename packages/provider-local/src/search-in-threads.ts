@@ -5,6 +5,7 @@ import { checkSignal } from '@libos/provider-kit';
 import { shownName } from './listed-names.js';
 import type { MountRoots } from './mount-roots.js';
 import type { OperationContext } from './operation-context.js';
+import { unpackEntries } from './packed-entries.js';
 import { type ScanOutcome, type ScanTask, receivedFailure } from './scan-directory-task.js';
 import { runScan, searchThreadStats } from './search-threads.js';
 import { walk } from './walk.js';
@@ -71,8 +72,9 @@ export async function searchInThreads(
     if (outcome.kind === 'too_many') stop = 'too_many';
     else if (outcome.kind === 'failed') stop = { error: receivedFailure(outcome.failure) };
     else if (outcome.kind === 'done') {
-      if (entries.length + outcome.entries.length > query.maxEntries) stop = 'too_many';
-      for (const entry of outcome.entries) {
+      const found = unpackEntries(pending.path, outcome.entries);
+      if (entries.length + found.length > query.maxEntries) stop = 'too_many';
+      for (const entry of found) {
         // Tasks run side by side, each with what was left when it started: the budget holds for the whole answer here.
         const bytes = entry.read?.bytes.length ?? 0;
         if (bytes > 0 && carried + bytes > query.maxCarriedBytes) {
