@@ -46,10 +46,10 @@ const fromIndex = (await createRuntime({ provider: indexed.provider })).spawn();
 const walked = (await createRuntime({ provider: walkOnly })).spawn();
 
 const searches = [
-  // The last column: the needles the tools pass for that search (none for a case-insensitive one).
-  ['regex', 'find\\w+Needle\\(', { query: 'find\\w+Needle\\(', regex: true }, ['-E'], ['find', 'Needle(']],
-  ['literal', 'findTheNeedle', { query: 'findTheNeedle' }, ['-F'], ['findTheNeedle']],
-  ['case-insensitive', 'findtheneedle', { query: 'findtheneedle', case_sensitive: false }, ['-i', '-F'], undefined],
+  // The last column: the needles the tools pass for that search (folded ones for a case-insensitive one).
+  ['regex', 'find\\w+Needle\\(', { query: 'find\\w+Needle\\(', regex: true }, ['-E'], { needles: ['find', 'Needle('] }],
+  ['literal', 'findTheNeedle', { query: 'findTheNeedle' }, ['-F'], { needles: ['findTheNeedle'] }],
+  ['case-insensitive', 'findtheneedle', { query: 'findtheneedle', case_sensitive: false }, ['-i', '-F'], { folded: ['findtheneedle'] }],
 ];
 
 function tool(agent, args) {
@@ -60,17 +60,19 @@ function tool(agent, args) {
 }
 
 // The index's own part: the barrier, the check of what changed, and the answer (no tools' walk).
-function answer(strings) {
-  const needles = strings.map((text) => new Uint8Array(Buffer.from(text)));
+function answer({ needles = [], folded = [] }) {
+  const bytes = (strings) => strings.map((text) => new Uint8Array(Buffer.from(text)));
   return async () => {
     const tree = await indexed.provider.searchTree('src', {
-      needles,
+      needles: bytes(needles),
+      foldedNeedles: bytes(folded),
       alwaysNames: ['.gitignore'],
       maxBytes: 1_048_576,
       maxEntries: 100_000,
       maxCarriedBytes: 0,
     });
-    if (!tree.complete || tree.entries.filter((entry) => entry.candidate).length !== 1) throw new Error('the index answered wrong');
+    const candidates = [...tree.listings.values()].reduce((sum, listing) => sum + listing.candidates.size, 0);
+    if (!tree.complete || candidates !== 1) throw new Error('the index answered wrong');
   };
 }
 

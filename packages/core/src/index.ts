@@ -46,7 +46,7 @@ export type {
 } from './provider.js';
 export type { ProviderCapabilities } from './provider-capabilities.js';
 export type { DirectoryHandle } from './directory-handle.js';
-export type { TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery } from './tree-search.js';
+export type { TreeSearchAnswer, TreeSearchEntry, TreeSearchListing, TreeSearchQuery } from './tree-search.js';
 export { PROVIDER_ERROR_DETAILS, providerErrors } from './provider-errors.js';
 export type { NotAFileKind, ProviderErrorOptions, ProviderFailureReason } from './provider-errors.js';
 export { FILE_MODE_BITS, checkFileMode } from './check-file-mode.js';

@@ -1,4 +1,5 @@
 import type { DirectoryEntry, FileRead, ProviderCallOptions } from './provider.js';
+import type { WorkspacePath } from './workspace-path.js';
 
 /**
  * What a search asks a provider that can look at a whole tree where its data lives
@@ -14,6 +15,13 @@ export interface TreeSearchQuery extends ProviderCallOptions {
    * candidate. Empty: every regular file is one. A provider may mark more files than that, never fewer.
    */
   readonly needles: readonly Uint8Array[];
+  /**
+   * Optional, for a search that ignores letter case: byte strings of ASCII other than `A`-`Z`: a
+   * regular file whose first `maxBytes` bytes, each ASCII upper-case letter lowered, hold every one
+   * of them must be a candidate. A provider that does not read this field is still right (it only
+   * marks more files), so a caller that folds case passes no `needles`, only these.
+   */
+  readonly foldedNeedles?: readonly Uint8Array[];
   /** Names of regular files that are candidates whatever they hold (the walk reads its `.gitignore` files). */
   readonly alwaysNames: readonly string[];
   /** Bytes of each file's start that matter, and the most a carried read holds. */
@@ -43,4 +51,19 @@ export interface TreeSearchEntry extends DirectoryEntry {
 export interface TreeSearchAnswer {
   readonly complete: boolean;
   readonly entries: readonly TreeSearchEntry[];
+  /**
+   * Optional, the same tree by directory, for a provider that keeps its listings (an index): when
+   * present, `entries` is empty and ignored. Holds the searched directory and every directory below
+   * it that its parent's listing shows and the provider would list; none other is entered. Lets a
+   * caller walk a large tree without copying every entry of it for each search.
+   */
+  readonly listings?: ReadonlyMap<WorkspacePath, TreeSearchListing>;
+}
+
+/** One directory of a `TreeSearchAnswer.listings`. */
+export interface TreeSearchListing {
+  /** Its entries as its listing shows them, in code-point order of names (a caller checks, and sorts otherwise). */
+  readonly entries: readonly DirectoryEntry[];
+  /** Names of its regular files that may hold a match (by the rule of `TreeSearchEntry.candidate`); no bytes are carried. */
+  readonly candidates: ReadonlySet<string>;
 }

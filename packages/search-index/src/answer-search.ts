@@ -1,28 +1,38 @@
-import { isGitAlias, type DirectoryEntry, type TreeSearchAnswer, type TreeSearchEntry, type TreeSearchQuery, type WorkspacePath } from '@libos/core';
+import {
+  isGitAlias,
+  type DirectoryEntry,
+  type TreeSearchAnswer,
+  type TreeSearchListing,
+  type TreeSearchQuery,
+  type WorkspacePath,
+} from '@libos/core';
 import { mayHold, needleHashes } from './trigram-filter.js';
 import type { TreeState } from './tree-state.js';
 
 /**
- * The `searchTree` answer for `path` from the index alone (the caller has brought it up to date):
- * every entry below `path` as its directory's listing showed it, and as candidates the regular
- * files whose filter may hold every trigram of every needle, plus those the filter cannot speak
- * for: a read the provider refused, bytes past the indexed start that the query reads, a name in
- * `alwaysNames`. No bytes are carried: the tools read each candidate from the provider, fresh.
- * Undefined when `path` is not a directory the index holds in full.
+ * The `searchTree` answer for `path` from the index alone (the caller has brought it up to date),
+ * by listings: every directory below `path` with its entries as its listing showed them, and as
+ * candidates the regular files whose filter may hold every trigram of every needle, plus those the
+ * filter cannot speak for: a read the provider refused, bytes past the indexed start that the query
+ * reads, a name in `alwaysNames`. No bytes are carried: the tools read each candidate from the
+ * provider, fresh. Undefined when `path` is not a directory the index holds in full.
  */
 export function answerSearch(state: TreeState, path: WorkspacePath, query: TreeSearchQuery, indexedBytes: number): TreeSearchAnswer | undefined {
   if (!state.directories.has(path)) return undefined;
-  const hashes = needleHashes(query.needles);
+  const hashes = needleHashes([...query.needles, ...(query.foldedNeedles ?? [])]);
   const readsPast = query.maxBytes > indexedBytes;
-  const entries: TreeSearchEntry[] = [];
+  const listings = new Map<WorkspacePath, TreeSearchListing>();
+  let answered = 0;
   const pending: WorkspacePath[] = [path];
   for (let directory = pending.pop(); directory !== undefined; directory = pending.pop()) {
     const listing = state.directories.get(directory);
     if (listing === undefined || state.truncated.has(directory)) return { complete: false, entries: [] };
-    if (entries.length + listing.size > query.maxEntries) return { complete: false, entries: [] };
-    for (const entry of listing.values()) {
+    answered += listing.size;
+    if (answered > query.maxEntries) return { complete: false, entries: [] };
+    const entries = sortedEntries(listing);
+    const candidates = new Set<string>();
+    for (const entry of entries) {
       if (entry.kind !== 'file') {
-        entries.push(answered(entry, false));
         // A directory the provider would not list is in the listing and never entered.
         if (entry.kind === 'directory' && !isGitAlias(entry.name) && state.directories.has(entry.path)) pending.push(entry.path);
         continue;
@@ -34,26 +44,23 @@ export function answerSearch(state: TreeState, path: WorkspacePath, query: TreeS
         (file.truncated && readsPast) ||
         query.alwaysNames.includes(entry.name) ||
         mayHold(file.filter, hashes);
-      entries.push(answered(entry, candidate));
+      if (candidate) candidates.add(entry.name);
     }
+    listings.set(directory, { entries, candidates });
   }
-  return { complete: true, entries };
+  return { complete: true, entries: [], listings };
 }
 
-// Each listed entry's two answers, made once: a warm search of a large tree would otherwise copy
-// every entry of it, every time.
-const answers = new WeakMap<DirectoryEntry, readonly [TreeSearchEntry, TreeSearchEntry]>();
+// Each listing's entries as one frozen array, made once per listing (a rescan replaces the map):
+// a warm search of a large tree would otherwise copy every entry of it, every time. The listing
+// keeps them in code-point order (scanDirectory), the order the tools check for.
+const arrays = new WeakMap<ReadonlyMap<string, DirectoryEntry>, readonly DirectoryEntry[]>();
 
-function answered(entry: DirectoryEntry, candidate: boolean): TreeSearchEntry {
-  let pair = answers.get(entry);
-  if (pair === undefined) {
-    const { name, path, kind, sizeBytes, modifiedAt } = entry;
-    pair = [
-      // Frozen: shared by every answer, so no reader may change one for the next.
-      Object.freeze({ name, path, kind, sizeBytes, modifiedAt, candidate: false }),
-      Object.freeze({ name, path, kind, sizeBytes, modifiedAt, candidate: true }),
-    ];
-    answers.set(entry, pair);
+function sortedEntries(listing: ReadonlyMap<string, DirectoryEntry>): readonly DirectoryEntry[] {
+  let entries = arrays.get(listing);
+  if (entries === undefined) {
+    entries = Object.freeze([...listing.values()].map((entry) => Object.freeze({ ...entry })));
+    arrays.set(listing, entries);
   }
-  return pair[candidate ? 1 : 0];
+  return entries;
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { DirectoryEntry, WorkspacePath } from '@libos/core';
 import { TreeState, type IndexedFile } from './tree-state.js';
 
-const MAGIC = Buffer.from('LIBOSIX1');
+// Version 2: filters of folded trigrams (a version 1 snapshot's exact ones would miss folded needles).
+const MAGIC = Buffer.from('LIBOSIX2');
 const HEADER = MAGIC.length + 32 + 4;
 
 type SavedFile = [path: string, stamp: string, changedAtMs: number, indexedAtMs: number, filterLength: number, truncated: boolean];

@@ -1,5 +1,5 @@
 /**
- * A file's trigrams as a one-hash Bloom filter: a bit per trigram in a table of at least eight bits
+ * A file's trigrams (ASCII letters lowered) as a one-hash Bloom filter: a bit per trigram in a table of at least eight bits
  * per distinct trigram (a power of two, so a trigram's bit is the top bits of its hash). A trigram
  * the file holds always has its bit set, so a needle whose trigrams are not all set is not in the
  * file; a set bit may be another trigram's (about one in nine), so the answer is "maybe", never a
@@ -12,8 +12,13 @@ const MIN_BITS = 64;
 // One bit per possible trigram, reused by every build: counting distinct trigrams without a Set.
 const seen = new Uint8Array(1 << 21);
 
+// Each byte with ASCII `A`-`Z` lowered: the filter holds folded trigrams, so one filter serves a
+// search that keeps case (its needles folded the same way: a file holding a needle holds it folded)
+// and one that ignores it (`TreeSearchQuery.foldedNeedles`).
+const FOLD = Uint8Array.from({ length: 256 }, (_, byte) => (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte));
+
 function trigramAt(bytes: Uint8Array, index: number): number {
-  return (bytes[index]! << 16) | (bytes[index + 1]! << 8) | bytes[index + 2]!;
+  return (FOLD[bytes[index]!]! << 16) | (FOLD[bytes[index + 1]!]! << 8) | FOLD[bytes[index + 2]!]!;
 }
 
 /** The 32-bit hash whose top bits place a trigram in a filter. */
@@ -43,7 +48,7 @@ export function buildFilter(bytes: Uint8Array): Uint8Array {
   return filter;
 }
 
-/** The hashes of the trigrams of `needles` (a needle shorter than three bytes adds none). */
+/** The hashes of the folded trigrams of `needles` (a needle shorter than three bytes adds none). */
 export function needleHashes(needles: readonly Uint8Array[]): Uint32Array {
   const hashes: number[] = [];
   for (const needle of needles) {
@@ -54,7 +59,8 @@ export function needleHashes(needles: readonly Uint8Array[]): Uint32Array {
 
 /** Whether a file with this filter may hold every trigram whose hash is in `hashes`. */
 export function mayHold(filter: Uint8Array, hashes: Uint32Array): boolean {
-  const shift = 32 - Math.log2(filter.length * 8);
+  // The filter's bits are a power of two: 32 less its exponent is the shift.
+  const shift = Math.clz32(filter.length * 8) + 1;
   for (let index = 0; index < hashes.length; index++) {
     const bit = hashes[index]! >>> shift;
     if ((filter[bit >>> 3]! & (1 << (bit & 7))) === 0) return false;

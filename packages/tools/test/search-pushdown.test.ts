@@ -1,4 +1,13 @@
-import type { ConfigInput, FileSystemProviderV1, TreeSearchAnswer, TreeSearchQuery, WorkspacePath } from '@libos/core';
+import {
+  compareCodePoints,
+  parentPath,
+  type ConfigInput,
+  type DirectoryEntry,
+  type FileSystemProviderV1,
+  type TreeSearchAnswer,
+  type TreeSearchQuery,
+  type WorkspacePath,
+} from '@libos/core';
 import { createMemfsTestbed } from '@libos/provider-memfs/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +35,49 @@ describe('search_files through a provider that searches its own tree', () => {
         expect(await pushed.call(search, call)).toEqual(await walked.call(search, call));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('answers exactly what the walk answers from an answer by listings, sorted or not, with entries named apart from their path', async () => {
+    const { provider, fixtures } = createMemfsTestbed();
+    let round = 0;
+    // memfs's own answer, regrouped by directory: every other round each listing reversed and given
+    // an entry whose path lies elsewhere, which the tools must sort back and leave out.
+    const byListings: FileSystemProviderV1 = {
+      ...provider,
+      async searchTree(path, query) {
+        const answer = await provider.searchTree!(path, query);
+        const listings = new Map<WorkspacePath, { entries: DirectoryEntry[]; candidates: Set<string> }>([
+          [path, { entries: [], candidates: new Set() }],
+        ]);
+        for (const entry of answer.entries) if (entry.kind === 'directory') listings.set(entry.path, { entries: [], candidates: new Set() });
+        for (const { candidate, read: _carried, ...entry } of answer.entries) {
+          const listing = listings.get(parentPath(entry.path)!);
+          listing?.entries.push(entry);
+          if (candidate) listing?.candidates.add(entry.name);
+        }
+        for (const [at, listing] of listings) {
+          listing.entries.sort((left, right) => compareCodePoints(left.name, right.name));
+          if (round % 2 === 1) {
+            const real = listing.entries.find((entry) => entry.kind === 'file');
+            // A second entry of a real file's name, its path elsewhere: shown, it would be counted twice.
+            if (real !== undefined) listing.entries.push({ ...real, path: `${at}-elsewhere/${real.name}` as WorkspacePath });
+            listing.entries.reverse();
+          }
+        }
+        return { complete: answer.complete, entries: [], listings };
+      },
+    };
+    const { pushed, walked } = await twoRuntimes(byListings);
+    await fc.assert(
+      fc.asyncProperty(searchScenario, async ({ files, args }) => {
+        const root = `r${round++}`;
+        for (const { path, bytes } of files) await fixtures.writeFile(`${root}/${path}`, bytes);
+        const call = { path: root, ...args };
+        const search: string = 'search_files';
+        expect(await pushed.call(search, call)).toEqual(await walked.call(search, call));
+      }),
+      { numRuns: 200 },
     );
   });
 

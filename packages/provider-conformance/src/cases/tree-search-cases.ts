@@ -1,4 +1,4 @@
-import type { DirectoryEntry, FileSystemProviderV1, TreeSearchAnswer, TreeSearchQuery, WorkspacePath } from '@libos/core';
+import type { DirectoryEntry, FileSystemProviderV1, TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery, WorkspacePath } from '@libos/core';
 import { expect } from 'vitest';
 import { defineCase } from '../conformance-case.js';
 import type { CapabilityName, ConformanceCase } from '../conformance-case.js';
@@ -24,9 +24,19 @@ async function listedTree(provider: FileSystemProviderV1, path: WorkspacePath): 
   return found;
 }
 
+// The answer's entries, from `listings` when the provider answers by directory.
+function entriesOf(answer: TreeSearchAnswer): TreeSearchEntry[] {
+  if (answer.listings === undefined) return [...answer.entries];
+  return [...answer.listings.values()].flatMap((listing) =>
+    listing.entries.map((entry) => ({ ...entry, candidate: entry.kind === 'file' && listing.candidates.has(entry.name) })),
+  );
+}
+
 const byPath = (left: { path: string }, right: { path: string }) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
 const listed = (answer: TreeSearchAnswer): DirectoryEntry[] =>
-  answer.entries.map(({ name, path, kind, sizeBytes, modifiedAt }) => ({ name, path, kind, sizeBytes, modifiedAt })).sort(byPath);
+  entriesOf(answer)
+    .map(({ name, path, kind, sizeBytes, modifiedAt }) => ({ name, path, kind, sizeBytes, modifiedAt }))
+    .sort(byPath);
 
 /**
  * `searchTree`: the tree below a directory as its listings show it, every file that holds the
@@ -60,16 +70,27 @@ export const treeSearchCases: readonly ConformanceCase[] = [
       await fixtures.writeFile('d/sub/deep.txt', `${'x'.repeat(40)} thread, needle`);
       await fixtures.writeFile('d/sub/.gitignore', 'hay\n');
       const answer = await search(provider, path('d'), { needles: [utf8('needle'), utf8('thread')], alwaysNames: ['.gitignore'], maxBytes: 64 });
-      const entry = (at: string) => answer.entries.find((found) => found.path === at);
+      const entry = (at: string) => entriesOf(answer).find((found) => found.path === at);
       for (const candidate of ['d/both.txt', 'd/sub/deep.txt', 'd/sub/.gitignore']) expect(entry(candidate)?.candidate, candidate).toBe(true);
-      for (const found of answer.entries) {
+      for (const found of entriesOf(answer)) {
         if (found.read === undefined) continue;
         expect(found.candidate, found.path).toBe(true);
         expect(found.read).toEqual(await provider.readFile(found.path, { maxBytes: 64 }));
       }
       const short = await search(provider, path('d'), { needles: [utf8('needle')], maxBytes: 4 });
-      for (const found of short.entries)
+      for (const found of entriesOf(short))
         if (found.read !== undefined) expect(found.read).toEqual(await provider.readFile(found.path, { maxBytes: 4 }));
+    },
+    needs(),
+  ),
+  defineCase(
+    'tree search',
+    'marks every file that holds the folded needles in any ASCII case (a provider that does not fold marks every file)',
+    async ({ provider, fixtures, path }) => {
+      await fixtures.writeFile('d/upper.txt', 'A NEEDLE IN CAPITALS');
+      await fixtures.writeFile('d/mixed.txt', 'a NeEdLe, mixed');
+      const answer = await search(provider, path('d'), { foldedNeedles: [utf8('needle')] });
+      for (const name of ['upper.txt', 'mixed.txt']) expect(entriesOf(answer).find((found) => found.name === name)?.candidate, name).toBe(true);
     },
     needs(),
   ),
@@ -81,8 +102,8 @@ export const treeSearchCases: readonly ConformanceCase[] = [
       expect((await search(provider, path('d'), { maxEntries: 5 })).complete).toBe(false);
       const answer = await search(provider, path('d'), { maxEntries: 6, maxCarriedBytes: 30 });
       expect(answer.complete).toBe(true);
-      expect(answer.entries).toHaveLength(6);
-      const carried = answer.entries.reduce((sum, found) => sum + (found.read?.bytes.length ?? 0), 0);
+      expect(entriesOf(answer)).toHaveLength(6);
+      const carried = entriesOf(answer).reduce((sum, found) => sum + (found.read?.bytes.length ?? 0), 0);
       expect(carried).toBeLessThanOrEqual(30);
     },
     needs(),
@@ -107,8 +128,8 @@ export const treeSearchCases: readonly ConformanceCase[] = [
       await fixtures.symlink('d/file-link', fixtures.outside.fileTarget('d'));
       const answer = await search(provider, path('d'));
       expect(listed(answer)).toEqual((await listedTree(provider, path('d'))).sort(byPath));
-      expect(answer.entries.every((found) => !found.path.startsWith('d/out/'))).toBe(true);
-      expect(answer.entries.every((found) => found.read === undefined || found.kind === 'file')).toBe(true);
+      expect(entriesOf(answer).every((found) => !found.path.startsWith('d/out/'))).toBe(true);
+      expect(entriesOf(answer).every((found) => found.read === undefined || found.kind === 'file')).toBe(true);
       expectClean(answer);
       await expectError(() => search(provider, path('d/out')), 'symlink_refused');
     },

@@ -9,6 +9,7 @@ const CARRIED_BYTES = 8_388_608;
 /** What a search asks of the tree: see `TreeSearchQuery`. */
 export interface SnapshotQuery {
   readonly needles: readonly Uint8Array[];
+  readonly foldedNeedles: readonly Uint8Array[];
   readonly maxBytes: number;
   readonly maxEntries: number;
 }

@@ -25,6 +25,22 @@ export function searchNeedles(search: NeedleQuery): Uint8Array[] {
   return runs === undefined ? [] : runs.filter((run) => run.length > 0).map((run) => new Uint8Array(Buffer.from(run, 'utf8')));
 }
 
+/**
+ * For a search that ignores case, the `TreeSearchQuery.foldedNeedles`: the same literal runs, cut
+ * into the pieces every match holds in ASCII, lower-cased. RE2 folds an ASCII letter only onto its
+ * other ASCII case, except `k` (also KELVIN SIGN) and `s` (also LONG S), so those two and every
+ * character outside ASCII end a piece: the text matched there may be other bytes.
+ */
+export function foldedSearchNeedles(search: NeedleQuery): Uint8Array[] {
+  if (search.caseSensitive || !search.query.isWellFormed()) return [];
+  if (search.encoding !== 'utf-8' && search.encoding !== 'utf-8-sig') return [];
+  const runs = search.regex ? regexRuns(search.query) : [search.query];
+  if (runs === undefined) return [];
+  // Cut before lowering: lowering a character outside ASCII can give ASCII (`İ` gives `i` and a dot).
+  const pieces = runs.flatMap((run) => run.split(/[^\x00-\x7f]|[kKsS]/u).map((piece) => piece.toLowerCase()));
+  return pieces.filter((piece) => piece.length > 0).map((piece) => new Uint8Array(Buffer.from(piece, 'latin1')));
+}
+
 const BREAKS = new Set(['.', '^', '$', ')', ']', '}']);
 const OPTIONAL_AFTER = new Set(['*', '?', '{']);
 

@@ -1,5 +1,6 @@
 import {
   LibosError,
+  ROOT_PATH,
   childPath,
   compareCodePoints,
   parentPath,
@@ -11,6 +12,7 @@ import {
   type ReadFileOptions,
   type TreeSearchAnswer,
   type TreeSearchEntry,
+  type TreeSearchListing,
   type WorkspacePath,
 } from '@libos/core';
 
@@ -24,8 +26,15 @@ export interface SnapshotHandle extends DirectoryHandle {
 }
 
 interface Node {
-  readonly byName: Map<string, TreeSearchEntry>;
-  sorted: TreeSearchEntry[] | undefined;
+  /** The directory's first `limit` entries in code-point order, each name once, and whether it holds more. */
+  list(limit: number): { entries: DirectoryEntry[]; truncated: boolean };
+  child(name: string): (DirectoryEntry & Partial<TreeSearchEntry>) | undefined;
+  isCandidate(name: string): boolean;
+}
+
+/** The nodes of one answer, by directory path. */
+interface Nodes {
+  get(path: string): Node | undefined;
 }
 
 /**
@@ -36,31 +45,104 @@ interface Node {
  * in code-point order, cut at the caller's limit.
  */
 export function snapshotDirectory(provider: FileSystemProviderV1, root: WorkspacePath, answer: TreeSearchAnswer): SnapshotHandle {
-  const nodes = new Map<string, Node>([[root, { byName: new Map(), sorted: undefined }]]);
+  if (answer.listings !== undefined) {
+    const { listings } = answer;
+    if (!listings.has(root)) return handleFor(provider, new Map([[root, entryNode([])]]), root);
+    // Made as the walk enters each directory: a search answered by listings copies no entry up front.
+    return handleFor(provider, lazyNodes(listings), root);
+  }
   // Only an entry whose path is its parent's path and its own name counts: the walk checks grants
   // on the path and reads by the name, so the two must never tell different stories.
   const sound = answer.entries.filter((entry) => {
     const parent = parentPath(entry.path);
     return parent !== null && childPath(parent, entry.name) === entry.path;
   });
+  const byDirectory = new Map<string, Map<string, TreeSearchEntry>>([[root, new Map()]]);
   for (const entry of sound) {
-    if (entry.kind === 'directory' && !nodes.has(entry.path)) nodes.set(entry.path, { byName: new Map(), sorted: undefined });
+    if (entry.kind === 'directory' && !byDirectory.has(entry.path)) byDirectory.set(entry.path, new Map());
   }
   for (const entry of sound) {
     // A parent outside the answer's tree is never reached from the root, so its entries never count.
-    const parent = nodes.get(parentPath(entry.path)!);
-    if (parent !== undefined && !parent.byName.has(entry.name)) parent.byName.set(entry.name, entry);
+    const parent = byDirectory.get(parentPath(entry.path)!);
+    if (parent !== undefined && !parent.has(entry.name)) parent.set(entry.name, entry);
   }
+  const nodes = new Map<string, Node>();
+  for (const [path, byName] of byDirectory) nodes.set(path, entryNode([...byName.values()]));
   return handleFor(provider, nodes, root);
 }
 
-function handleFor(provider: FileSystemProviderV1, nodes: Map<string, Node>, path: WorkspacePath): SnapshotHandle {
-  const node = nodes.get(path)!;
-  const children = (): TreeSearchEntry[] => {
-    node.sorted ??= [...node.byName.values()].sort((left, right) => compareCodePoints(left.name, right.name));
-    return node.sorted;
+function entryNode(entries: readonly TreeSearchEntry[]): Node {
+  const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  let sorted: TreeSearchEntry[] | undefined;
+  return {
+    list(limit) {
+      sorted ??= [...entries].sort((left, right) => compareCodePoints(left.name, right.name));
+      // Copies without the answer's own fields: the walk sees what a listing would show.
+      const listed = sorted.slice(0, limit).map(({ name, path, kind, sizeBytes, modifiedAt }) => ({ name, path, kind, sizeBytes, modifiedAt }));
+      return { entries: listed, truncated: sorted.length > limit };
+    },
+    child: (name) => byName.get(name),
+    isCandidate: (name) => byName.get(name)?.candidate ?? true,
   };
-  const child = (name: string) => node.byName.get(name);
+}
+
+// The nodes of an answer by listings, each made when first asked for: its entries kept only when
+// sound (path is the directory's path and the name) and each name once, in code-point order.
+function lazyNodes(listings: ReadonlyMap<WorkspacePath, TreeSearchListing>): Nodes {
+  const made = new Map<string, Node>();
+  return {
+    get(path: string) {
+      let node = made.get(path);
+      const listing = listings.get(path as WorkspacePath);
+      if (node === undefined && listing !== undefined) {
+        node = listingNode(path as WorkspacePath, listing);
+        made.set(path, node);
+      }
+      return node;
+    },
+  };
+}
+
+function listingNode(path: WorkspacePath, listing: TreeSearchListing): Node {
+  const prefix = path === ROOT_PATH ? '' : `${path}/`;
+  let sorted: readonly DirectoryEntry[] = listing.entries;
+  let ordered = true;
+  for (let index = 0; index < sorted.length; index++) {
+    const entry = sorted[index]!;
+    const sound = entry.path.length === prefix.length + entry.name.length && entry.path.startsWith(prefix) && entry.path.endsWith(entry.name);
+    if (!sound || (index > 0 && compareCodePoints(sorted[index - 1]!.name, entry.name) >= 0)) {
+      ordered = false;
+      break;
+    }
+  }
+  if (!ordered) {
+    const byName = new Map<string, DirectoryEntry>();
+    for (const entry of listing.entries) if (childPath(path, entry.name) === entry.path && !byName.has(entry.name)) byName.set(entry.name, entry);
+    sorted = [...byName.values()].sort((left, right) => compareCodePoints(left.name, right.name));
+  }
+  const child = (name: string) => {
+    let low = 0;
+    let high = sorted.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const order = compareCodePoints(sorted[middle]!.name, name);
+      if (order === 0) return sorted[middle];
+      if (order < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  };
+  return {
+    list: (limit) => ({ entries: sorted.slice(0, limit), truncated: sorted.length > limit }),
+    child,
+    // The walk asks only of names this node listed, so a name is a candidate exactly when marked.
+    isCandidate: (name) => listing.candidates.has(name),
+  };
+}
+
+function handleFor(provider: FileSystemProviderV1, nodes: Nodes, path: WorkspacePath): SnapshotHandle {
+  const node = nodes.get(path)!;
+  const child = (name: string) => node.child(name);
   const readOne = async (name: string, maxBytes: number, signal: AbortSignal | undefined): Promise<FileRead> => {
     const entry = child(name);
     const carried = entry?.read;
@@ -69,20 +151,10 @@ function handleFor(provider: FileSystemProviderV1, nodes: Map<string, Node>, pat
   };
   return {
     path,
-    async list(options) {
-      const all = children();
-      const entries: DirectoryEntry[] = all.slice(0, options.limit).map(({ name, path: at, kind, sizeBytes, modifiedAt }) => ({
-        name,
-        path: at,
-        kind,
-        sizeBytes,
-        modifiedAt,
-      }));
-      return { entries, truncated: all.length > options.limit };
-    },
+    list: async (options) => node.list(options.limit),
     async openDirectory(name) {
       const entry = child(name);
-      if (entry?.kind !== 'directory' || !nodes.has(entry.path)) throw providerErrors.notFound(childPath(path, name));
+      if (entry?.kind !== 'directory' || nodes.get(entry.path) === undefined) throw providerErrors.notFound(childPath(path, name));
       return handleFor(provider, nodes, entry.path);
     },
     readFile: (name, options) => readOne(name, options.maxBytes, options.signal),
@@ -111,10 +183,7 @@ function handleFor(provider: FileSystemProviderV1, nodes: Map<string, Node>, pat
       }
       return reads as (FileRead | LibosError)[];
     },
-    isCandidate(name) {
-      const entry = child(name);
-      return entry === undefined || entry.candidate;
-    },
+    isCandidate: (name) => node.isCandidate(name),
     close: () => undefined,
   };
 }

@@ -6,7 +6,7 @@ import { atRealPath } from '../names/at-real-path.js';
 import type { LineMatch } from '../search/find-in-text.js';
 import { literalPrefilter } from '../search/literal-prefilter.js';
 import { openSearchSnapshot } from '../search/open-search-snapshot.js';
-import { searchNeedles } from '../search/search-needles.js';
+import { foldedSearchNeedles, searchNeedles } from '../search/search-needles.js';
 import { createTextSearcher, type TextSearcher } from '../search/text-searcher.js';
 import { DEADLINE_PASSED, startWalkClock, type WalkClock } from '../search/walk-clock.js';
 import { PATTERN_MAX_LENGTH, compileWalkFilters, walkInputFields, walkOutputFields, type WalkStop } from '../search/walk-inputs.js';
@@ -148,8 +148,14 @@ async function search(
   const mayMatch = literalPrefilter(input.query, { regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
   try {
     if (searcher === undefined) throw DEADLINE_PASSED;
-    const needles = searchNeedles({ query: input.query, regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name });
-    const top = await openSearchSnapshot(context, root, { needles, maxBytes: input.max_bytes_per_file, maxEntries: limits.maxEntries }, clock);
+    const asked = { query: input.query, regex: input.regex, caseSensitive: input.case_sensitive, encoding: codec.name };
+    const query = {
+      needles: searchNeedles(asked),
+      foldedNeedles: foldedSearchNeedles(asked),
+      maxBytes: input.max_bytes_per_file,
+      maxEntries: limits.maxEntries,
+    };
+    const top = await openSearchSnapshot(context, root, query, clock);
     const visit = async ({ path, entry, read: readPrefix, mayHold }: WalkedFile) => {
       if (!mayHold) {
         // The provider searched it where it lives and vouched it holds none of the search.
