@@ -23,6 +23,8 @@ export interface ScanTask {
   /** See `DescribeState.mounts`: the identities of the mounts' roots, or null to check each file's mount id. */
   readonly identities: readonly string[] | null;
   readonly needles: readonly Uint8Array[];
+  /** `TreeSearchQuery.foldedNeedles`, as latin1 strings (see `DescribeState.foldedNeedles`). */
+  readonly foldedNeedles: readonly string[];
   readonly alwaysNames: readonly string[];
   readonly maxBytes: number;
   /** What is left of the search's entry budget and carried bytes when the task starts. */
@@ -113,6 +115,7 @@ function scanHeld(task: ScanTask, fd: number): ScanOutcome {
     mounts: task.identities === null ? null : { identities: new Set(task.identities) },
     checked: 0,
     needles: task.needles,
+    foldedNeedles: task.foldedNeedles,
     alwaysNames: task.alwaysNames,
     maxBytes: task.maxBytes,
     maxCarriedBytes: task.maxCarriedBytes,

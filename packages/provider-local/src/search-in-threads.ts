@@ -2,6 +2,7 @@ import { closeSync } from 'node:fs';
 import { childPath, pathSegments } from '@libos/core';
 import type { TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery, WorkspacePath } from '@libos/core';
 import { checkSignal } from '@libos/provider-kit';
+import { foldedStrings } from './describe-entry.js';
 import { shownName } from './listed-names.js';
 import type { MountRoots } from './mount-roots.js';
 import type { OperationContext } from './operation-context.js';
@@ -50,6 +51,7 @@ export async function searchInThreads(
   let stop: { readonly error: unknown } | 'too_many' | undefined;
   // Tasks of this search in flight at once: enough to keep every thread busy, few enough that a
   // search's handles and memory stay bounded.
+  const foldedNeedles = foldedStrings(query.foldedNeedles);
   const inFlight = Math.max(2, searchThreadStats().maxThreads * 2);
 
   const release = (holder: Holder) => {
@@ -97,6 +99,7 @@ export async function searchInThreads(
       rootMountId: context.root.mountId,
       identities,
       needles: query.needles,
+      foldedNeedles,
       alwaysNames: query.alwaysNames,
       maxBytes: query.maxBytes,
       maxEntries: query.maxEntries - entries.length,
