@@ -121,6 +121,12 @@ export interface Permit {
    * never spends, never throws.
    */
   covers(right: Right, path: WorkspacePath, target: TargetKind): boolean;
+  /**
+   * Optional: true only when `covers(right, entry, target)` is true for every entry directly inside
+   * `directory`, whatever its name and target, so a walk may ask once per directory instead of once
+   * per entry. False says nothing: each entry is then asked with `covers`. Never asks, never spends.
+   */
+  coversEntriesOf?(right: Right, directory: WorkspacePath): boolean;
 }
 
 /**

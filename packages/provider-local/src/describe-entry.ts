@@ -30,6 +30,8 @@ export interface DescribeState {
   /** Files checked by their own mount ids so far. */
   checked: number;
   readonly needles: readonly Uint8Array[];
+  /** `TreeSearchQuery.foldedNeedles`, as latin1 strings (each byte one character). */
+  readonly foldedNeedles: readonly string[];
   readonly alwaysNames: readonly string[];
   readonly maxBytes: number;
   readonly maxCarriedBytes: number;
@@ -69,7 +71,7 @@ export function describeEntry(state: DescribeState, parent: WorkspacePath, raw: 
     }
     // Without needles every file is a candidate: once the carried budget is spent, reading one
     // here would only read it twice (the tools read it anyway).
-    const worth = state.needles.length > 0 || state.carried < state.maxCarriedBytes;
+    const worth = state.needles.length > 0 || state.foldedNeedles.length > 0 || state.carried < state.maxCarriedBytes;
     const single = worth && reachable && status.nlink === 1 && !onOtherMount(state, probe.fd, status);
     const read = single ? readHeld(state, probe.fd, status) : null;
     // As readFile: the name must still be the inode's only one once its bytes are read.
@@ -78,7 +80,8 @@ export function describeEntry(state: DescribeState, parent: WorkspacePath, raw: 
       return false;
     }
     const bytes = state.scratch.subarray(0, read.length);
-    const candidate = state.alwaysNames.includes(name) || state.needles.every((needle) => bytes.indexOf(needle) !== -1);
+    const candidate =
+      state.alwaysNames.includes(name) || (state.needles.every((needle) => bytes.indexOf(needle) !== -1) && holdsFolded(bytes, state.foldedNeedles));
     if (!candidate || state.carried + read.length > state.maxCarriedBytes) {
       state.entries.push({ ...listed, candidate });
       return false;
@@ -91,6 +94,23 @@ export function describeEntry(state: DescribeState, parent: WorkspacePath, raw: 
   } finally {
     closeSync(probe.fd);
   }
+}
+
+/**
+ * Whether `bytes`, each ASCII upper-case letter lowered, hold every folded needle. The bytes are
+ * read as latin1 (one character a byte) and lowered: no byte from 0x80 up lowers to ASCII there,
+ * and a folded needle is ASCII without `A`-`Z`, so a byte of the needle matches exactly the bytes
+ * that fold to it in ASCII.
+ */
+function holdsFolded(bytes: Buffer, foldedNeedles: readonly string[]): boolean {
+  if (foldedNeedles.length === 0) return true;
+  const lowered = bytes.toString('latin1').toLowerCase();
+  return foldedNeedles.every((needle) => lowered.includes(needle));
+}
+
+/** `TreeSearchQuery.foldedNeedles` as `DescribeState.foldedNeedles` takes them. */
+export function foldedStrings(foldedNeedles: readonly Uint8Array[] | undefined): string[] {
+  return (foldedNeedles ?? []).map((needle) => Buffer.from(needle.buffer, needle.byteOffset, needle.byteLength).toString('latin1'));
 }
 
 /**

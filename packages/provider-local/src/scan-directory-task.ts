@@ -1,11 +1,12 @@
 import { closeSync, openSync, opendirSync } from 'node:fs';
 import { LibosError } from '@libos/core';
-import type { ErrorCode, ErrorDetails, Effect, TreeSearchEntry, WorkspacePath } from '@libos/core';
+import type { ErrorCode, ErrorDetails, Effect, WorkspacePath } from '@libos/core';
 import { type DescribeState, describeEntry } from './describe-entry.js';
 import { FdPaths } from './fd-paths.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { hostCode, mapNodeError } from './map-node-error.js';
 import { mountIdOf } from './mount-id.js';
+import { type PackedEntries, packEntries } from './packed-entries.js';
 import { isReservedName } from './reserved-names.js';
 
 /**
@@ -22,6 +23,8 @@ export interface ScanTask {
   /** See `DescribeState.mounts`: the identities of the mounts' roots, or null to check each file's mount id. */
   readonly identities: readonly string[] | null;
   readonly needles: readonly Uint8Array[];
+  /** `TreeSearchQuery.foldedNeedles`, as latin1 strings (see `DescribeState.foldedNeedles`). */
+  readonly foldedNeedles: readonly string[];
   readonly alwaysNames: readonly string[];
   readonly maxBytes: number;
   /** What is left of the search's entry budget and carried bytes when the task starts. */
@@ -33,7 +36,7 @@ export interface ScanTask {
 export type ScanOutcome =
   | {
       readonly kind: 'done';
-      readonly entries: readonly TreeSearchEntry[];
+      readonly entries: PackedEntries;
       /** Raw names of the directories to enter next, and the handle (left open for them) of this one; -1 when there are none. */
       readonly below: readonly string[];
       readonly fd: number;
@@ -112,6 +115,7 @@ function scanHeld(task: ScanTask, fd: number): ScanOutcome {
     mounts: task.identities === null ? null : { identities: new Set(task.identities) },
     checked: 0,
     needles: task.needles,
+    foldedNeedles: task.foldedNeedles,
     alwaysNames: task.alwaysNames,
     maxBytes: task.maxBytes,
     maxCarriedBytes: task.maxCarriedBytes,
@@ -120,7 +124,7 @@ function scanHeld(task: ScanTask, fd: number): ScanOutcome {
     entries: [],
   };
   const below = names.filter((raw) => describeEntry(state, task.path, raw, (name) => paths.child(fd, name)));
-  return { kind: 'done', entries: state.entries, below, fd: below.length > 0 ? fd : -1 };
+  return { kind: 'done', entries: packEntries(state.entries), below, fd: below.length > 0 ? fd : -1 };
 }
 
 function failed(error: LibosError): ScanOutcome {

@@ -2,9 +2,11 @@ import { closeSync } from 'node:fs';
 import { childPath, pathSegments } from '@libos/core';
 import type { TreeSearchAnswer, TreeSearchEntry, TreeSearchQuery, WorkspacePath } from '@libos/core';
 import { checkSignal } from '@libos/provider-kit';
+import { foldedStrings } from './describe-entry.js';
 import { shownName } from './listed-names.js';
 import type { MountRoots } from './mount-roots.js';
 import type { OperationContext } from './operation-context.js';
+import { unpackEntries } from './packed-entries.js';
 import { type ScanOutcome, type ScanTask, receivedFailure } from './scan-directory-task.js';
 import { runScan, searchThreadStats } from './search-threads.js';
 import { walk } from './walk.js';
@@ -49,6 +51,7 @@ export async function searchInThreads(
   let stop: { readonly error: unknown } | 'too_many' | undefined;
   // Tasks of this search in flight at once: enough to keep every thread busy, few enough that a
   // search's handles and memory stay bounded.
+  const foldedNeedles = foldedStrings(query.foldedNeedles);
   const inFlight = Math.max(2, searchThreadStats().maxThreads * 2);
 
   const release = (holder: Holder) => {
@@ -71,8 +74,9 @@ export async function searchInThreads(
     if (outcome.kind === 'too_many') stop = 'too_many';
     else if (outcome.kind === 'failed') stop = { error: receivedFailure(outcome.failure) };
     else if (outcome.kind === 'done') {
-      if (entries.length + outcome.entries.length > query.maxEntries) stop = 'too_many';
-      for (const entry of outcome.entries) {
+      const found = unpackEntries(pending.path, outcome.entries);
+      if (entries.length + found.length > query.maxEntries) stop = 'too_many';
+      for (const entry of found) {
         // Tasks run side by side, each with what was left when it started: the budget holds for the whole answer here.
         const bytes = entry.read?.bytes.length ?? 0;
         if (bytes > 0 && carried + bytes > query.maxCarriedBytes) {
@@ -95,6 +99,7 @@ export async function searchInThreads(
       rootMountId: context.root.mountId,
       identities,
       needles: query.needles,
+      foldedNeedles,
       alwaysNames: query.alwaysNames,
       maxBytes: query.maxBytes,
       maxEntries: query.maxEntries - entries.length,

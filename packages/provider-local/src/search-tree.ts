@@ -2,7 +2,7 @@ import { closeSync, openSync } from 'node:fs';
 import { childPath, pathSegments } from '@libos/core';
 import type { TreeSearchAnswer, TreeSearchQuery, WorkspacePath } from '@libos/core';
 import { checkSignal } from '@libos/provider-kit';
-import { type DescribeState, describeEntry } from './describe-entry.js';
+import { type DescribeState, describeEntry, foldedStrings } from './describe-entry.js';
 import { DIRECTORY_HANDLE } from './host-flags.js';
 import { shownName } from './listed-names.js';
 import { scanNames } from './list-directory.js';
@@ -72,6 +72,7 @@ async function searchHere(
     loadMounts: () => (search.table = mountRoots(context.root.mountId)),
     checked: 0,
     needles: query.needles,
+    foldedNeedles: foldedStrings(query.foldedNeedles),
     alwaysNames: query.alwaysNames,
     maxBytes: query.maxBytes,
     maxCarriedBytes: query.maxCarriedBytes,

@@ -5,7 +5,6 @@ import { type ScanTask, scanDirectoryTask } from './scan-directory-task.js';
 // bytes moved, not copied.
 parentPort?.on('message', (task: ScanTask) => {
   const outcome = scanDirectoryTask(task);
-  const moved =
-    outcome.kind === 'done' ? outcome.entries.flatMap((entry) => (entry.read === undefined ? [] : [entry.read.bytes.buffer as ArrayBuffer])) : [];
+  const moved = outcome.kind === 'done' ? outcome.entries.reads.map(([, read]) => read.bytes.buffer as ArrayBuffer) : [];
   parentPort!.postMessage(outcome, moved);
 });

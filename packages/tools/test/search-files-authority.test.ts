@@ -114,4 +114,41 @@ describe('search_files and authority', () => {
     expect(missing).toMatchObject({ code: 'denied', effect: 'none' });
     expect(present.code).toBe('denied');
   });
+
+  it('skips exactly the files a read would be refused, where grants name single entries of a directory, a denied subtree and labels', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 12; index++) files[`mix/f${index}.txt`] = 'token\n';
+    Object.assign(files, { 'mix/sub/keep.txt': 'token\n', 'mix/sub/deep/x.txt': 'token\n', 'calm/a.txt': 'token\n', 'calm/in/b.txt': 'token\n' });
+    const config: ConfigInput = {
+      grants: [
+        { path: '.', tree: true, rights: ['read'] },
+        { path: 'mix/f3.txt', rights: ['read'], mode: 'deny' },
+        { path: 'mix/f7.txt', rights: ['read'], mode: 'ask' },
+        { path: 'mix/f9.txt', rights: ['write'], mode: 'deny' },
+        { path: 'mix/sub', tree: true, rights: ['read'], mode: 'deny' },
+        { path: 'mix/sub/keep.txt', rights: ['read'] },
+        { path: 'calm/in', tree: true, rights: ['read', 'write'] },
+      ],
+      labels: [
+        { path: 'mix/f5.txt', label: 'secret' },
+        { path: 'calm', tree: true, label: 'confidential' },
+      ],
+    };
+    const bed = await createTestbed({ config, approver: async () => 'reject' });
+    for (const [path, content] of Object.entries(files)) await bed.fixtures.writeFile(path, content);
+    const result = await bed.ok('search_files', { path: '.', query: 'token' });
+    const found = (result.matches as { path: string }[]).map((match) => match.path);
+    // The reference, entry by entry: the files read_text_file reads under the same policy (an ask is rejected).
+    const readable: string[] = [];
+    for (const path of Object.keys(files).sort()) {
+      const read = await bed.call('read_text_file', { path });
+      if (read.ok) readable.push(path);
+    }
+    expect(found).toEqual(readable);
+    expect(found).not.toContain('mix/f3.txt');
+    expect(found).not.toContain('mix/f7.txt');
+    expect(found).not.toContain('mix/sub/keep.txt');
+    expect(found).toContain('mix/f9.txt');
+    expect(found).toContain('calm/in/b.txt');
+  });
 });

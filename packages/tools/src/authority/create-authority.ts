@@ -20,7 +20,7 @@ export interface AuthorityOptions {
   readonly usesStore?: UsesStore;
 }
 
-const free: Permit = { spend() {}, covers: () => true };
+const free: Permit = { spend() {}, covers: () => true, coversEntriesOf: () => true };
 
 /**
  * The authority engine of docs/rules.md, Authority. Without `grants` in the config every workspace

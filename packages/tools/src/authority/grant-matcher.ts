@@ -9,6 +9,8 @@ export interface IndexedGrant {
 /** Finds the grants that carry a right over a path, without scanning the whole policy. */
 export interface GrantMatcher {
   matching(right: Right, path: WorkspacePath, target: TargetKind): IndexedGrant[];
+  /** Whether some grant names a path directly inside `directory` (its entries may then be decided apart). */
+  namesEntriesOf(directory: WorkspacePath): boolean;
 }
 
 /**
@@ -21,10 +23,13 @@ export function createGrantMatcher(grants: readonly Grant[]): GrantMatcher {
   // A recursive delete of D removes what lies below D, so deny and ask grants for delete below D
   // must still be heard; they are few, so a scan of them is cheap.
   const guardedDeletes: { readonly key: string; readonly entry: IndexedGrant }[] = [];
+  // The keys of the directories holding a grant's path: only there can two entries be decided apart.
+  const parents = new Set<string>();
   grants.forEach((grant, id) => {
     const entry = { id, grant };
     const key = pathKey(grant.path);
     const list = byPath.get(key);
+    if (key !== ROOT_PATH) parents.add(key.includes('/') ? key.slice(0, key.lastIndexOf('/')) : ROOT_PATH);
     if (list === undefined) byPath.set(key, [entry]);
     else list.push(entry);
     if (grant.mode !== 'allow' && grant.rights.includes('delete')) guardedDeletes.push({ key, entry });
@@ -59,6 +64,9 @@ export function createGrantMatcher(grants: readonly Grant[]): GrantMatcher {
         }
       }
       return found;
+    },
+    namesEntriesOf(directory) {
+      return parents.has(pathKey(directory));
     },
   };
 }

@@ -26,6 +26,7 @@ export interface GrantPolicy {
 }
 
 type Covers = Permit['covers'];
+type CoversEntriesOf = NonNullable<Permit['coversEntriesOf']>;
 
 /**
  * Builds the policy of a config's `grants`. Uses are counted in `shared` when given (a config with
@@ -67,9 +68,14 @@ export function createGrantPolicy(grants: readonly Grant[], shared?: SharedUsesL
         if (other.ask) return other.deciding.every((entry) => ids.has(entry.id));
         return other.deciding.some((entry) => entry.grant.uses === undefined || ids.has(entry.id));
       };
-      if (!limited) return { ask, rule, permit: async () => ({ spend() {}, covers }) };
-      if (shared === undefined) return { ask, rule, permit: async () => spendOnce(deciding, ledger.spend, request, covers) };
-      return { ask, rule, permit: () => reserved(shared, deciding, request, covers) };
+      // With no grant naming an entry of the directory, every entry is matched by the very grants
+      // that match the directory as a tree (those on it and its ancestors), so one answer holds for all.
+      // A delete is left out: its directory grants also hear deny and ask grants further below.
+      const coversEntriesOf: CoversEntriesOf = (right, directory) =>
+        right !== 'delete' && !matcher.namesEntriesOf(directory) && covers(right, directory, 'directory');
+      if (!limited) return { ask, rule, permit: async () => ({ spend() {}, covers, coversEntriesOf }) };
+      if (shared === undefined) return { ask, rule, permit: async () => spendOnce(deciding, ledger.spend, request, covers, coversEntriesOf) };
+      return { ask, rule, permit: () => reserved(shared, deciding, request, covers, coversEntriesOf) };
     },
   };
 }
@@ -79,6 +85,7 @@ function spendOnce(
   spend: (deciding: readonly IndexedGrant[]) => boolean,
   request: AccessRequest,
   covers: Covers,
+  coversEntriesOf: CoversEntriesOf,
 ): Permit {
   let spent = false;
   return {
@@ -89,12 +96,19 @@ function spendOnce(
       spent = true;
     },
     covers,
+    coversEntriesOf,
   };
 }
 
 // A store cannot be asked synchronously, so the use is taken before the permit exists and the
 // permit only decides whether it is kept: a call refused before its probe gets it back.
-async function reserved(shared: SharedUsesLedger, deciding: readonly IndexedGrant[], request: AccessRequest, covers: Covers): Promise<Permit> {
+async function reserved(
+  shared: SharedUsesLedger,
+  deciding: readonly IndexedGrant[],
+  request: AccessRequest,
+  covers: Covers,
+  coversEntriesOf: CoversEntriesOf,
+): Promise<Permit> {
   const reservation = await shared.reserve(deciding);
   if (reservation === undefined) throw deniedError(request.right, request.path);
   let kept = false;
@@ -109,5 +123,6 @@ async function reserved(shared: SharedUsesLedger, deciding: readonly IndexedGran
       await reservation.refund();
     },
     covers,
+    coversEntriesOf,
   };
 }

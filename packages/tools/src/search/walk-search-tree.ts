@@ -71,6 +71,8 @@ interface Frame {
   readonly entries: readonly DirectoryEntry[];
   next: number;
   readonly ignore: IgnoreFile | undefined;
+  /** Whether the permit covers reading every entry of this directory (asked once: `Permit.coversEntriesOf`). */
+  readonly covered: boolean;
   /** KEPT, IGNORED or NOT_WANTED, by entry index. */
   readonly verdicts: Uint8Array;
   /** Reads done ahead by one `readFiles` call, by entry index, for files this walk will offer next. */
@@ -84,7 +86,9 @@ interface Frame {
  * refuses like one, or a `.git` alias), skipping what `.gitignore` and `exclude` say (an ignored
  * directory is not entered), and offering `visit` only regular files the permit covers. What the
  * permit does not cover leaves no trace, not even in `skippedIgnored`. `visit` returns false to
- * stop. The clock bounds every provider call and lets the event loop turn between entries; its
+ * stop (synchronously when it can: a walk of many files it need not read then makes no promise
+ * per file). The permit is asked once per directory when it can answer for all its entries
+ * (`Permit.coversEntriesOf`), else once per entry. The clock bounds every provider call and lets the event loop turn between entries; its
  * deadline ends the walk by throwing `DEADLINE_PASSED`. Returns true when a bound, not the end of
  * the tree, stopped the walk. `top`, when given, is the root already opened (a `searchTree`
  * snapshot): the walk then goes through it the same way.
@@ -96,7 +100,7 @@ export async function walkSearchTree(
   limits: WalkLimits,
   clock: WalkClock,
   progress: WalkProgress,
-  visit: (file: WalkedFile) => Promise<boolean>,
+  visit: (file: WalkedFile) => boolean | Promise<boolean>,
   top?: DirectoryHandle,
 ): Promise<boolean> {
   let entriesLeft = limits.maxEntries;
@@ -117,7 +121,8 @@ export async function walkSearchTree(
     if (ignore !== undefined) ignores.push(ignore);
     try {
       const verdicts = await verdictsOf(entries, prefixCodePoints, limits.wanted, limits.excluded, ignores, rules, clock);
-      return { directory, entries, next: 0, ignore, verdicts, ahead: undefined };
+      const covered = permit.coversEntriesOf?.('read', directory.path) ?? false;
+      return { directory, entries, next: 0, ignore, covered, verdicts, ahead: undefined };
     } catch (error) {
       if (ignore !== undefined) ignores.pop();
       throw error;
@@ -131,7 +136,7 @@ export async function walkSearchTree(
     return (
       entry.kind === 'file' &&
       !isGitAlias(entry.name) &&
-      permit.covers('read', entry.path, 'file') &&
+      (frame.covered || permit.covers('read', entry.path, 'file')) &&
       frame.verdicts[index] === KEPT &&
       mayHold(frame.directory, entry.name)
     );
@@ -193,7 +198,7 @@ export async function walkSearchTree(
       if (isGitAlias(name)) continue;
       const relativePath = path.slice(prefix.length);
       if (entry.kind === 'directory') {
-        if (!permit.covers('read', path, 'directory')) continue;
+        if (!frame.covered && !permit.covers('read', path, 'directory')) continue;
         if (frame.verdicts[frame.next - 1] === IGNORED) {
           progress.skippedIgnored++;
           continue;
@@ -209,7 +214,7 @@ export async function walkSearchTree(
         else stack.push(entered);
         continue;
       }
-      if (entry.kind !== 'file' || !permit.covers('read', path, 'file')) continue;
+      if (entry.kind !== 'file' || !(frame.covered || permit.covers('read', path, 'file'))) continue;
       const verdict = frame.verdicts[frame.next - 1];
       if (verdict === NOT_WANTED) continue;
       if (verdict === IGNORED) {
@@ -220,7 +225,9 @@ export async function walkSearchTree(
       filesLeft--;
       const index = frame.next - 1;
       const read = (maxBytes: number) => readAt(frame, index, maxBytes);
-      if (!(await visit({ path, relativePath, entry, read, mayHold: mayHold(frame.directory, name) }))) return true;
+      // A file the provider vouched for is visited synchronously: no promise per passed-by file.
+      const went = visit({ path, relativePath, entry, read, mayHold: mayHold(frame.directory, name) });
+      if (went !== true && (went === false || !(await went))) return true;
     }
     return cut;
   } finally {

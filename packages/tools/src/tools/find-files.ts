@@ -76,7 +76,7 @@ export const findFiles = defineTool({
           { maxFiles: input.max_results + 1, maxEntries, respectGitignore: input.respect_gitignore, ...filters },
           clock,
           progress,
-          async ({ path, entry }) => {
+          ({ path, entry }) => {
             if (files.length === input.max_results) {
               stopped = 'max_results';
               return false;
