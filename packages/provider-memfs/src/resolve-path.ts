@@ -54,26 +54,55 @@ export function resolvePath(workspace: Workspace, path: WorkspacePath, options: 
   const root = lstatOrUndefined(fs, workspace.root, ROOT_PATH);
   if (root === undefined) throw providerErrors.rootGone(path);
   if (!root.isDirectory()) throw providerErrors.rootReplaced(path);
+  if (segments.length >= 2) {
+    const fast = resolveUnderRealParent(workspace, path, segments);
+    if (fast !== undefined) return fast;
+  }
   let parentVolumePath = workspace.root;
   let current = workspace.root;
   let leaf: MemfsStats | undefined = root;
+  let prefix = '';
   for (let index = 0; index < segments.length; index++) {
     parentVolumePath = current;
     current = `${current === '/' ? '' : current}/${segments[index]}`;
-    const prefix = segments.slice(0, index + 1).join('/') as WorkspacePath;
-    leaf = lstatOrUndefined(fs, current, prefix);
+    prefix = index === 0 ? segments[0]! : `${prefix}/${segments[index]}`;
+    leaf = lstatOrUndefined(fs, current, prefix as WorkspacePath);
     const last = index === segments.length - 1;
     if (leaf === undefined) {
       if (last) break;
       if (options.missingParents === true) {
         return { path, volumePath: volumePathOf(workspace, segments), parentVolumePath: '', leaf: undefined, firstMissing: index, segments };
       }
-      throw providerErrors.notFound(path, prefix);
+      throw providerErrors.notFound(path, prefix as WorkspacePath);
     }
-    if (leaf.isSymbolicLink() && !last) throw providerErrors.symlinkRefused(path, prefix);
-    if (!last && !leaf.isDirectory()) throw providerErrors.notADirectory(path, prefix);
+    if (leaf.isSymbolicLink() && !last) throw providerErrors.symlinkRefused(path, prefix as WorkspacePath);
+    if (!last && !leaf.isDirectory()) throw providerErrors.notADirectory(path, prefix as WorkspacePath);
   }
   return { path, volumePath: current, parentVolumePath, leaf, firstMissing: -1, segments };
+}
+
+/**
+ * The common case in a number of memfs calls that does not grow with the depth: each memfs call walks
+ * from the volume root, so a walk with one lstat per component costs the square of the depth (a
+ * 2,000-level path took seconds). When the parent's real path is the parent's own path, every
+ * component before the leaf exists and is a directory, not a link (a link in it would have been
+ * replaced by its target) and, when the parent is a directory, the full walk would pass them all; only
+ * the leaf needs its lstat.
+ * Anything else (a missing parent, a link, a file on the way, a denied search) returns undefined and
+ * the caller's full walk finds and reports it exactly as before.
+ */
+function resolveUnderRealParent(workspace: Workspace, path: WorkspacePath, segments: readonly string[]): Resolved | undefined {
+  const parentVolumePath = volumePathOf(workspace, segments.slice(0, -1));
+  try {
+    if (String(workspace.fs.realpathSync(parentVolumePath)) !== parentVolumePath) return undefined;
+    // The parent itself may be a file: its real path is its own, and the walk reports it by name.
+    if (workspace.fs.lstatSync(parentVolumePath, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
+  } catch {
+    return undefined;
+  }
+  const volumePath = `${parentVolumePath}/${segments[segments.length - 1]}`;
+  const leaf = lstatOrUndefined(workspace.fs, volumePath, path);
+  return { path, volumePath, parentVolumePath, leaf, firstMissing: -1, segments };
 }
 
 /** The kind of an lstat result, in the contract's words. */
