@@ -29,3 +29,5 @@ export { hostErrorCode } from './host-error-code.js';
 export { SmallestItems } from './smallest-items.js';
 export { GATED_METHODS, defineProvider } from './define-provider.js';
 export type { DefinedProvider, GatedMethodName, ProviderCall, ProviderDefinition, ProviderOperation, ProviderOperations } from './define-provider.js';
+export { FAIR_POOL_IDLE_MS, FairThreadPool } from './fair-thread-pool.js';
+export type { FairPoolCallbacks, FairPoolJob, FairPoolOptions, FairPoolStats } from './fair-thread-pool.js';
