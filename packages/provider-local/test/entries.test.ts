@@ -5,7 +5,8 @@ import { createSandbox } from './local-testbed.js';
 
 describe('entries', () => {
   it('keeps the testing hooks out of the main entry, in ./testing only', () => {
-    expect(Object.keys(main)).toEqual(['createLocalProvider']);
+    // The search threads' bound is a process-wide setting, as tools' setRegexPoolSize is: not a hook.
+    expect(Object.keys(main).sort()).toEqual(['createLocalProvider', 'searchThreadStats', 'setSearchThreads']);
     expect(Object.keys(testing)).toEqual(['createLocalProviderWithHooks']);
   });
 
