@@ -20,7 +20,9 @@ describe('search needles', () => {
   });
 
   it('gives none where a needle could be wrong', () => {
-    for (const pattern of ['foo|bar', '(?i)foo', 'a(?i:b)c', '\\Qa.b\\E', 'a{x}', '\\1']) expect(needlesOf(pattern)).toEqual([]);
+    for (const pattern of ['foo|bar', '(?i)foo', 'a(?i:b)c', '\\Qa.b\\E', 'a{x}', '\\1', 'a(?)?', 'ab(?s)*', 'a(?U){0,2}']) {
+      expect(needlesOf(pattern)).toEqual([]);
+    }
     expect(searchNeedles({ query: 'foo', regex: false, caseSensitive: false, encoding: 'utf-8' })).toEqual([]);
     expect(searchNeedles({ query: 'foo', regex: false, caseSensitive: true, encoding: 'utf-16le' })).toEqual([]);
     expect(searchNeedles({ query: '\ud800x', regex: false, caseSensitive: true, encoding: 'utf-8' })).toEqual([]);

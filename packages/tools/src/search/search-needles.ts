@@ -48,6 +48,9 @@ const OPTIONAL_AFTER = new Set(['*', '?', '{']);
 // does not follow (see searchNeedles).
 function regexRuns(pattern: string): string[] | undefined {
   if (/\(\?[A-Za-z-]*i/.test(pattern)) return undefined;
+  // A bare flag group is no atom: a repetition after it applies to what stands before it (RE2
+  // reads `a(?)?` and `a(?s)*` as `a?` and `a*`), so a run that seems to end there may be optional.
+  if (/\(\?[A-Za-z-]*\)/.test(pattern)) return undefined;
   const chars = Array.from(pattern);
   const runs: string[] = [];
   let run: string[] = [];
