@@ -1,20 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
 import { createRuntime } from '@libos/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchThreadStats, setSearchThreads } from '../src/index.js';
 import { createLocalProviderWithHooks } from '../src/testing.js';
 import { createLocalTestbed, trackTestbeds } from './local-testbed.js';
+import { walkOnly } from './search-support.js';
 
 const track = trackTestbeds();
 const DEFAULT_THREADS = searchThreadStats().maxThreads;
 afterEach(() => setSearchThreads(DEFAULT_THREADS));
-
-function walkOnly(provider: FileSystemProviderV1): FileSystemProviderV1 {
-  const { searchTree: _unused, ...rest } = provider;
-  return rest;
-}
 
 // Texts where a byte check that folds wrongly would drop a match: KELVIN SIGN (U+212A) and LONG S
 // (U+017F) fold onto ASCII `k` and `s`; `İ` lowers to `i` and a combining dot; mixed case everywhere.

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FileSystemProviderV1, WorkspacePath } from '@libos/core';
+import type { WorkspacePath } from '@libos/core';
 import { createRuntime } from '@libos/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OUTSIDE_CONTENT, createLocalTestbed, fingerprintTree, trackTestbeds } from './local-testbed.js';
+import { walkOnly, writeScenarioFiles } from './search-support.js';
 
 const track = trackTestbeds();
 // The generated scenarios of tools' own differential test (memfs), imported by a path the
@@ -23,11 +24,6 @@ const churner = fileURLToPath(new URL('./fixtures/churn-tree.mjs', import.meta.u
 const SCENARIOS = process.env.LIBOS_STRESS === '1' ? 150 : 50;
 const RACED_SEARCHES = process.env.LIBOS_STRESS === '1' ? 60 : 20;
 
-function walkOnly(provider: FileSystemProviderV1): FileSystemProviderV1 {
-  const { searchTree: _unused, ...rest } = provider;
-  return rest;
-}
-
 describe('search_files on real disk through searchTree', () => {
   for (const borrowWorkingDirectory of [false, true]) {
     it(`answers exactly what the walk answers on generated trees, ignore files and patterns (borrowing: ${borrowWorkingDirectory})`, async () => {
@@ -38,10 +34,7 @@ describe('search_files on real disk through searchTree', () => {
       await fc.assert(
         fc.asyncProperty(searchScenario, async ({ files, args }) => {
           const root = `r${round++}`;
-          for (const { path, bytes } of files) {
-            mkdirSync(dirname(sandbox.at(`${root}/${path}`)), { recursive: true });
-            writeFileSync(sandbox.at(`${root}/${path}`), bytes);
-          }
+          writeScenarioFiles(sandbox.at, root, files);
           const call = { path: root, ...args };
           expect(await pushed.call(SEARCH, call)).toEqual(await walked.call(SEARCH, call));
         }),

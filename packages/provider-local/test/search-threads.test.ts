@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, fstatSync, linkSync, openSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { FileSystemProviderV1, TreeSearchAnswer, TreeSearchQuery, WorkspacePath } from '@libos/core';
+import { join } from 'node:path';
+import type { TreeSearchAnswer, TreeSearchQuery, WorkspacePath } from '@libos/core';
 import { createRuntime } from '@libos/tools';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchThreadStats, setSearchThreads } from '../src/index.js';
 import { createLocalProviderWithHooks } from '../src/testing.js';
 import { createLocalTestbed, trackTestbeds } from './local-testbed.js';
+import { walkOnly, writeScenarioFiles } from './search-support.js';
 
 const track = trackTestbeds();
 const scenarios = new URL('../../tools/test/support/search-scenarios.ts', import.meta.url).href;
@@ -28,11 +29,6 @@ const isOpen = (fd: number) => {
 };
 
 const QUERY: TreeSearchQuery = { needles: [], alwaysNames: ['.gitignore'], maxBytes: 64, maxEntries: 10_000, maxCarriedBytes: 1e7 };
-
-function walkOnly(provider: FileSystemProviderV1): FileSystemProviderV1 {
-  const { searchTree: _unused, ...rest } = provider;
-  return rest;
-}
 
 // The answer with its entries in one order (threads answer directories in the order they finish).
 function ordered(answer: TreeSearchAnswer) {
@@ -71,10 +67,7 @@ describe('searchTree on the search threads', () => {
     await fc.assert(
       fc.asyncProperty(searchScenario, async ({ files, args }) => {
         const root = `r${round++}`;
-        for (const { path, bytes } of files) {
-          mkdirSync(dirname(sandbox.at(`${root}/${path}`)), { recursive: true });
-          writeFileSync(sandbox.at(`${root}/${path}`), bytes);
-        }
+        writeScenarioFiles(sandbox.at, root, files);
         addHazards(sandbox.at(root), sandbox.outside);
         const call = { path: root, ...args };
         const query = { ...QUERY, needles: [new TextEncoder().encode('a')] };

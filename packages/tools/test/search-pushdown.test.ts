@@ -8,7 +8,7 @@ import {
   type TreeSearchQuery,
   type WorkspacePath,
 } from '@libos/core';
-import { createMemfsTestbed } from '@libos/provider-memfs/testing';
+import { createMemfsTestbed, type MemfsFixtures } from '@libos/provider-memfs/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/index.js';
@@ -21,19 +21,26 @@ async function twoRuntimes(provider: FileSystemProviderV1) {
   return { pushed, walked };
 }
 
+type Spawned = Awaited<ReturnType<typeof twoRuntimes>>['pushed'];
+
+/** The property both runtimes answer each generated scenario alike, written under a fresh root each time. */
+function sameAsWalk(pushed: Spawned, walked: Spawned, fixtures: MemfsFixtures, nextRoot: () => string) {
+  return fc.asyncProperty(searchScenario, async ({ files, args }) => {
+    const root = nextRoot();
+    for (const { path, bytes } of files) await fixtures.writeFile(`${root}/${path}`, bytes);
+    const call = { path: root, ...args };
+    const search: string = 'search_files';
+    expect(await pushed.call(search, call)).toEqual(await walked.call(search, call));
+  });
+}
+
 describe('search_files through a provider that searches its own tree', () => {
   it('answers exactly what the walk answers, on generated trees, ignore files and patterns', async () => {
     const { provider, fixtures } = createMemfsTestbed();
     const { pushed, walked } = await twoRuntimes(provider);
     let round = 0;
     await fc.assert(
-      fc.asyncProperty(searchScenario, async ({ files, args }) => {
-        const root = `r${round++}`;
-        for (const { path, bytes } of files) await fixtures.writeFile(`${root}/${path}`, bytes);
-        const call = { path: root, ...args };
-        const search: string = 'search_files';
-        expect(await pushed.call(search, call)).toEqual(await walked.call(search, call));
-      }),
+      sameAsWalk(pushed, walked, fixtures, () => `r${round++}`),
       { numRuns: 400 },
     );
   });
@@ -70,13 +77,7 @@ describe('search_files through a provider that searches its own tree', () => {
     };
     const { pushed, walked } = await twoRuntimes(byListings);
     await fc.assert(
-      fc.asyncProperty(searchScenario, async ({ files, args }) => {
-        const root = `r${round++}`;
-        for (const { path, bytes } of files) await fixtures.writeFile(`${root}/${path}`, bytes);
-        const call = { path: root, ...args };
-        const search: string = 'search_files';
-        expect(await pushed.call(search, call)).toEqual(await walked.call(search, call));
-      }),
+      sameAsWalk(pushed, walked, fixtures, () => `r${round++}`),
       { numRuns: 200 },
     );
   });
